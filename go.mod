@@ -1,0 +1,3 @@
+module github.com/nqueens-gpu/nqueens-gpu
+
+go 1.23

@@ -1,0 +1,29 @@
+//go:build !cuda
+
+package gpu
+
+import (
+	"context"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+)
+
+// Devices lists the GPUs the driver reports.
+func Devices() ([]DeviceInfo, error) { return nil, ErrNoCUDA }
+
+// Backend runs the kernels on one GPU.
+type Backend struct{}
+
+// Open creates a context on GPU ordinal and loads the kernels.
+func Open(ordinal int) (*Backend, error) { return nil, ErrNoCUDA }
+
+// Info describes the backend's GPU.
+func (b *Backend) Info() DeviceInfo { return DeviceInfo{} }
+
+// Solve counts the solutions of the n-queens problem with algo on the GPU.
+func (b *Backend) Solve(ctx context.Context, n int, algo nq.Algo) (nq.Counts, error) {
+	return nq.Counts{}, ErrNoCUDA
+}
+
+// Close releases the GPU context.
+func (b *Backend) Close() error { return nil }

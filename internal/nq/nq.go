@@ -1,0 +1,82 @@
+// Package nq holds the types shared by every part of nqueens-gpu: the
+// per-class solution counts, the supported board sizes and the algorithm
+// names.
+package nq
+
+import (
+	"fmt"
+	"strings"
+)
+
+// MinN and MaxN bound the board sizes the program accepts. N=28 is the first
+// open case; every word and counter is sized for it.
+const (
+	MinN = 1
+	MaxN = 28
+)
+
+// Counts holds the exact number of solutions of one N split by the size of
+// their orbit under the 8 symmetries of the square. Only N=1 has an orbit of
+// size 1; for N >= 4 every orbit has 2, 4 or 8 members.
+type Counts struct {
+	C1 uint64 // orbits of 1 (the single solution of N=1)
+	C2 uint64 // COUNT2: invariant under a quarter turn
+	C4 uint64 // COUNT4: invariant under a half turn but not a quarter turn
+	C8 uint64 // COUNT8: no rotational symmetry
+}
+
+// Total is the number of all solutions.
+func (c Counts) Total() uint64 { return c.C1 + 2*c.C2 + 4*c.C4 + 8*c.C8 }
+
+// Unique is the number of solutions up to rotation and reflection.
+func (c Counts) Unique() uint64 { return c.C1 + c.C2 + c.C4 + c.C8 }
+
+// Add adds o to c.
+func (c *Counts) Add(o Counts) {
+	c.C1 += o.C1
+	c.C2 += o.C2
+	c.C4 += o.C4
+	c.C8 += o.C8
+}
+
+// String formats the counts for test failures and logs.
+func (c Counts) String() string {
+	return fmt.Sprintf("total=%d unique=%d c2=%d c4=%d c8=%d", c.Total(), c.Unique(), c.C2, c.C4, c.C8)
+}
+
+// CheckN returns an error unless MinN <= n <= MaxN.
+func CheckN(n int) error {
+	if n < MinN || n > MaxN {
+		return fmt.Errorf("N=%d is out of range: N must be between %d and %d", n, MinN, MaxN)
+	}
+	return nil
+}
+
+// Algo names a counting algorithm.
+type Algo string
+
+// The algorithms, from the plainest to the fastest on a CPU.
+const (
+	Backtrack  Algo = "backtrack"  // placement flags, one queen per row
+	Bitmap     Algo = "bitmap"     // bitmap backtracking, canonical-form check per solution
+	Mirror     Algo = "mirror"     // bitmap with the row-0 mirror halving
+	Symmetry   Algo = "symmetry"   // corner / non-corner symmetry elimination on partial boards
+	CarryChain Algo = "carrychain" // outer frame pre-placed, inner bitmap search
+)
+
+// Algos lists every algorithm in a stable order.
+func Algos() []Algo { return []Algo{Backtrack, Bitmap, Mirror, Symmetry, CarryChain} }
+
+// ParseAlgo returns the algorithm named s.
+func ParseAlgo(s string) (Algo, error) {
+	for _, a := range Algos() {
+		if string(a) == s {
+			return a, nil
+		}
+	}
+	names := make([]string, 0, 5)
+	for _, a := range Algos() {
+		names = append(names, string(a))
+	}
+	return "", fmt.Errorf("unknown algorithm %q: want one of %s", s, strings.Join(names, ", "))
+}
