@@ -1,0 +1,214 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+)
+
+func TestParseArgsGood(t *testing.T) {
+	def := config{lo: 8, hi: 8, maxBoards: defaultMaxBoards}
+	with := func(f func(*config)) config {
+		c := def
+		f(&c)
+		return c
+	}
+	tests := []struct {
+		args []string
+		want config
+	}{
+		{[]string{"-n", "8"}, def},
+		{[]string{"-n=8"}, def},
+		{[]string{"--n", "8"}, def},
+		{[]string{"-n", "08"}, def},
+		{[]string{"-n", "1"}, with(func(c *config) { c.lo, c.hi = 1, 1 })},
+		{[]string{"-n", "28"}, with(func(c *config) { c.lo, c.hi = 28, 28 })},
+		{[]string{"-n", "4-16"}, with(func(c *config) { c.lo, c.hi = 4, 16 })},
+		{[]string{"-n", "1-28"}, with(func(c *config) { c.lo, c.hi = 1, 28 })},
+		{[]string{"-n", "5-5"}, with(func(c *config) { c.lo, c.hi = 5, 5 })},
+		{[]string{"-n", "20", "-device", "0"}, with(func(c *config) {
+			c.lo, c.hi = 20, 20
+			c.device = deviceSpec{kind: deviceOrdinal}
+		})},
+		{[]string{"-n", "8", "-device", "3"}, with(func(c *config) { c.device = deviceSpec{kind: deviceOrdinal, ordinal: 3} })},
+		{[]string{"-n", "8", "-device", "all"}, with(func(c *config) { c.device = deviceSpec{kind: deviceAll} })},
+		{[]string{"-n", "8", "-device", "CPU"}, def},
+		{[]string{"-n", "8", "-device", "cpu"}, def},
+		{[]string{"-device", "all", "-n", "8"}, with(func(c *config) { c.device = deviceSpec{kind: deviceAll} })},
+		{[]string{"-n", "8", "-algo", "backtrack"}, with(func(c *config) { c.algo = nq.Backtrack })},
+		{[]string{"-n", "8", "-algo", "bitmap"}, with(func(c *config) { c.algo = nq.Bitmap })},
+		{[]string{"-n", "8", "-algo", "mirror"}, with(func(c *config) { c.algo = nq.Mirror })},
+		{[]string{"-n", "8", "-algo", "symmetry"}, with(func(c *config) { c.algo = nq.Symmetry })},
+		{[]string{"-n", "8", "-algo=carrychain"}, with(func(c *config) { c.algo = nq.CarryChain })},
+		{[]string{"-n", "8", "-workers", "4"}, with(func(c *config) { c.workers = 4 })},
+		{[]string{"-n", "8", "-workers", "0"}, def},
+		{[]string{"-n", "8", "-v"}, with(func(c *config) { c.verbose = true })},
+		{[]string{"-n", "8", "-v=true", "-v=false"}, def},
+		{[]string{"-n", "8", "-json"}, with(func(c *config) { c.json = true })},
+		{[]string{"-n", "8", "-json", "-v"}, with(func(c *config) { c.json, c.verbose = true, true })},
+		{[]string{"-n", "8", "-print"}, with(func(c *config) { c.print = true })},
+		{[]string{"-n", "1-12", "-print"}, with(func(c *config) { c.lo, c.hi, c.print = 1, 12, true })},
+		{[]string{"-n", "8", "-print", "-unique"}, with(func(c *config) { c.print, c.unique = true, true })},
+		{[]string{"-n", "8", "-print", "-max-boards", "5"}, with(func(c *config) { c.print, c.maxBoards = true, 5 })},
+		{[]string{"-n", "8", "-print", "-max-boards", "0"}, with(func(c *config) { c.print, c.maxBoards = true, 0 })},
+		{[]string{"-n", "8", "--"}, def},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			got, err := parseArgs(tt.args)
+			if err != nil {
+				t.Fatalf("parseArgs: %v", err)
+			}
+			if got != tt.want {
+				t.Errorf("parseArgs = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// badArgs are command lines that must fail with a usage error, each with a
+// piece of the message the user should see.
+var badArgs = []struct {
+	args []string
+	msg  string
+}{
+	{nil, "missing -n"},
+	{[]string{}, "missing -n"},
+	{[]string{"-v"}, "missing -n"},
+	{[]string{"-n", ""}, "-n is empty"},
+	{[]string{"-n="}, "-n is empty"},
+	{[]string{"-n"}, "flag needs an argument: -n"},
+	{[]string{"-n", "0"}, "out of range"},
+	{[]string{"-n", "29"}, "out of range"},
+	{[]string{"-n", "100"}, "out of range"},
+	{[]string{"-n", "99999999999999999999999"}, "between 1 and 28"},
+	{[]string{"-n", "-5"}, "sizes are positive"},
+	{[]string{"-n", "-1-5"}, "invalid -n"},
+	{[]string{"-n", "abc"}, `invalid -n "abc"`},
+	{[]string{"-n", "8.0"}, "invalid -n"},
+	{[]string{"-n", "+8"}, "invalid -n"},
+	{[]string{"-n", " 8"}, "invalid -n"},
+	{[]string{"-n", "0x8"}, "invalid -n"},
+	{[]string{"-n", "٨"}, "invalid -n"},
+	{[]string{"-n", "10-5"}, "the range is empty"},
+	{[]string{"-n", "5-"}, "no upper end"},
+	{[]string{"-n", "-"}, "invalid -n"},
+	{[]string{"-n", "4--8"}, "invalid -n"},
+	{[]string{"-n", "4-8-12"}, "invalid -n"},
+	{[]string{"-n", "4-29"}, "out of range"},
+	{[]string{"-n", "0-4"}, "out of range"},
+	{[]string{"-n", "4..8"}, "invalid -n"},
+	{[]string{"-n", "4,8"}, "invalid -n"},
+	{[]string{"-n", "8", "-algo", "fast"}, "unknown algorithm"},
+	{[]string{"-n", "8", "-algo", ""}, "unknown algorithm"},
+	{[]string{"-n", "8", "-algo", "Symmetry"}, "unknown algorithm"},
+	{[]string{"-n", "8", "-device", "gpu"}, "invalid -device"},
+	{[]string{"-n", "8", "-device", "-1"}, "invalid -device"},
+	{[]string{"-n", "8", "-device", ""}, "invalid -device"},
+	{[]string{"-n", "8", "-device", "0,1"}, "invalid -device"},
+	{[]string{"-n", "8", "-device", "99999999999999999999999"}, "invalid -device"},
+	{[]string{"-n", "8", "-workers", "-1"}, "invalid -workers"},
+	{[]string{"-n", "8", "-workers", "many"}, "-workers"},
+	{[]string{"-n", "8", "-workers", "100000000"}, "invalid -workers"},
+	{[]string{"-n", "8", "-max-boards", "5"}, "only applies to -print"},
+	{[]string{"-n", "8", "-print", "-max-boards", "-1"}, "invalid -max-boards"},
+	{[]string{"-n", "8", "-unique"}, "only applies to -print"},
+	{[]string{"-n", "8", "-print", "-json"}, "cannot be combined"},
+	{[]string{"-n", "13", "-print"}, "limited to N <= 12"},
+	{[]string{"-n", "4-20", "-print"}, "limited to N <= 12"},
+	{[]string{"-n", "8", "-v=maybe"}, "invalid boolean value"},
+	{[]string{"-n", "8", "-x"}, "flag provided but not defined: -x"},
+	{[]string{"-n", "8", "-verbose"}, "flag provided but not defined"},
+	{[]string{"-n", "8", "---v"}, "bad flag syntax"},
+	{[]string{"-n", "8", "-"}, "unexpected argument"},
+	{[]string{"-n", "8", "extra"}, `unexpected argument "extra"`},
+	{[]string{"8"}, "as in -n 8"},
+	{[]string{"-n", "8", "--", "-v"}, `unexpected argument "-v"`},
+	{[]string{"-n", "8\n9"}, "invalid -n"},
+	{[]string{"-n", "8", "-bad\nflag"}, "flag provided but not defined"},
+}
+
+func TestParseArgsBad(t *testing.T) {
+	for _, tt := range badArgs {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			_, err := parseArgs(tt.args)
+			if err == nil {
+				t.Fatal("parseArgs succeeded, want an error")
+			}
+			var ue *usageError
+			if !errors.As(err, &ue) {
+				t.Fatalf("error %v is a %T, want a *usageError", err, err)
+			}
+			if !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("error %q does not mention %q", err, tt.msg)
+			}
+		})
+	}
+}
+
+// TestRunBadArgs checks the whole program on bad command lines: exit status
+// 2, nothing on stdout, one line on stderr, and no solver call.
+func TestRunBadArgs(t *testing.T) {
+	for _, tt := range badArgs {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			env := noCUDA()
+			r := runFake(env, tt.args...)
+			wantOneErrorLine(t, r, exitUsage)
+			if !strings.Contains(r.stderr, "-h") {
+				t.Errorf("stderr %q does not point to -h", r.stderr)
+			}
+			if len(env.cpuCalls) != 0 {
+				t.Errorf("the solver ran %d times", len(env.cpuCalls))
+			}
+		})
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"-h"}, {"-help"}, {"--help"}, {"-n", "8", "-h"}, {"-h", "-n", "bad"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			_, err := parseArgs(args)
+			if !errors.Is(err, flag.ErrHelp) {
+				t.Errorf("parseArgs: %v, want flag.ErrHelp", err)
+			}
+			r := runFake(noCUDA(), args...)
+			if r.code != exitOK || r.stderr != "" {
+				t.Errorf("exit %d, stderr %q; want 0 and nothing", r.code, r.stderr)
+			}
+			if !strings.HasPrefix(r.stdout, "nqueens-gpu counts") {
+				t.Errorf("stdout does not start with the help text: %.80q", r.stdout)
+			}
+		})
+	}
+}
+
+// TestHelpDocumentsEveryFlag makes sure the hand-written help text keeps up
+// with the flags.
+func TestHelpDocumentsEveryFlag(t *testing.T) {
+	var b strings.Builder
+	writeUsage(&b)
+	help := b.String()
+	newFlagSet(&config{}, &rawArgs{}).VisitAll(func(f *flag.Flag) {
+		if !strings.Contains(help, "\n  -"+f.Name+" ") && !strings.Contains(help, "\n  -"+f.Name+"\n") {
+			t.Errorf("the help text does not document -%s", f.Name)
+		}
+	})
+	for _, s := range []string{
+		"nqueens-gpu -n 20 -device 0", "nqueens-gpu -n 4-16 -v",
+		"nqueens-gpu -n 8 -print -unique", "nqueens-gpu -n 1-12 -json",
+		"row 0 at the top and column 0 at the left", "hh:mm:ss.mmm",
+		"backtrack, bitmap, mirror, symmetry, carrychain", "(default 100)",
+		"between 1 and 28", "(only for N <= 12)", "symmetry on the CPU",
+	} {
+		if !strings.Contains(help, s) {
+			t.Errorf("the help text lacks %q", s)
+		}
+	}
+	if regexp.MustCompile(`\{[A-Z]+\}|%`).MatchString(help) {
+		t.Errorf("the help text has a formatting error:\n%s", help)
+	}
+}

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/nqueens-gpu/nqueens-gpu/cpu"
+	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+)
+
+// decodeJSON parses -json output.
+func decodeJSON(t *testing.T, out string) []jsonRecord {
+	t.Helper()
+	var recs []jsonRecord
+	for _, l := range lines(out) {
+		var r jsonRecord
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatalf("line %q: %v", l, err)
+		}
+		recs = append(recs, r)
+	}
+	return recs
+}
+
+func TestDeviceCPU(t *testing.T) {
+	env := twoGPUs()
+	r := runFake(env, "-n", "6-7", "-workers", "5", "-json")
+	if r.code != 0 || r.stderr != "" {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	want := []cpuCall{
+		{6, cpu.DefaultAlgo, cpu.Options{Workers: 5}},
+		{7, cpu.DefaultAlgo, cpu.Options{Workers: 5}},
+	}
+	if len(env.cpuCalls) != 2 || env.cpuCalls[0] != want[0] || env.cpuCalls[1] != want[1] {
+		t.Errorf("CPU calls %+v, want %+v", env.cpuCalls, want)
+	}
+	if len(env.opened) != 0 {
+		t.Errorf("opened GPUs %v with -device cpu", env.opened)
+	}
+	for _, rec := range decodeJSON(t, r.stdout) {
+		if rec.Backend != "cpu" || rec.Device != "cpu" || rec.DeviceName != "" || rec.Algo != string(cpu.DefaultAlgo) {
+			t.Errorf("record %+v, want the CPU backend", rec)
+		}
+	}
+}
+
+// TestFallback covers GPU requests that end up on the CPU.
+func TestFallback(t *testing.T) {
+	tests := []struct {
+		name string
+		env  *fakeEnv
+		args []string
+		want string // the one line on stderr
+	}{
+		{"no CUDA, ordinal", noCUDA(), []string{"-device", "0", "-workers", "2"},
+			"nqueens-gpu: no GPU available (built without CUDA); running on the CPU with 2 workers\n"},
+		{"no CUDA, all", noCUDA(), []string{"-device", "all", "-workers", "1"},
+			"nqueens-gpu: no GPU available (built without CUDA); running on the CPU with 1 worker\n"},
+		{"no CUDA, default workers", noCUDA(), []string{"-device", "7"},
+			"nqueens-gpu: no GPU available (built without CUDA); running on the CPU with 3 workers\n"},
+		{"no CUDA, CPU-only algo", noCUDA(), []string{"-device", "0", "-algo", "bitmap", "-workers", "2"},
+			"nqueens-gpu: no GPU available (built without CUDA); running on the CPU with 2 workers\n"},
+		{"driver error", &fakeEnv{devErr: errors.New("CUDA driver version is insufficient")}, []string{"-device", "0", "-workers", "2"},
+			"nqueens-gpu: no GPU available (CUDA driver version is insufficient); running on the CPU with 2 workers\n"},
+		{"no devices", &fakeEnv{}, []string{"-device", "all", "-workers", "2"},
+			"nqueens-gpu: no GPU available (no CUDA device found); running on the CPU with 2 workers\n"},
+		{"open fails", &fakeEnv{devices: twoGPUs().devices, openErr: errors.New("out of memory")}, []string{"-device", "1", "-workers", "2"},
+			"nqueens-gpu: GPU 1 is not available (out of memory); running on the CPU with 2 workers\n"},
+		{"multi-line driver error", &fakeEnv{devErr: errors.New("line one\nline two")}, []string{"-device", "0", "-workers", "2"},
+			`nqueens-gpu: no GPU available (line one\nline two); running on the CPU with 2 workers` + "\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runFake(tt.env, append([]string{"-n", "4-5", "-json"}, tt.args...)...)
+			if r.code != 0 {
+				t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+			}
+			if r.stderr != tt.want {
+				t.Errorf("stderr %q\nwant   %q", r.stderr, tt.want)
+			}
+			if len(tt.env.cpuCalls) != 2 || len(tt.env.gpuCalls) != 0 {
+				t.Errorf("%d CPU and %d GPU calls, want 2 and 0", len(tt.env.cpuCalls), len(tt.env.gpuCalls))
+			}
+			recs := decodeJSON(t, r.stdout)
+			if len(recs) != 2 || recs[0].Backend != "cpu" || recs[0].Device != "cpu" || recs[1].Total != 10 {
+				t.Errorf("records %+v", recs)
+			}
+		})
+	}
+}
+
+func TestDeviceGPU(t *testing.T) {
+	tests := []struct {
+		args    []string
+		ordinal int
+		name    string
+		algo    nq.Algo
+	}{
+		{[]string{"-device", "0"}, 0, "Fake H100", gpu.DefaultAlgo},
+		{[]string{"-device", "1"}, 1, "Fake A100", gpu.DefaultAlgo},
+		{[]string{"-device", "all"}, 0, "Fake H100", gpu.DefaultAlgo},
+		{[]string{"-device", "1", "-algo", "carrychain"}, 1, "Fake A100", nq.CarryChain},
+		{[]string{"-device", "0", "-algo", "symmetry"}, 0, "Fake H100", nq.Symmetry},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			env := twoGPUs()
+			r := runFake(env, append([]string{"-n", "4-8", "-json"}, tt.args...)...)
+			if r.code != 0 || r.stderr != "" {
+				t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+			}
+			if len(env.opened) != 1 || env.opened[0] != tt.ordinal {
+				t.Errorf("opened %v, want [%d]", env.opened, tt.ordinal)
+			}
+			if env.closed != 1 {
+				t.Errorf("GPU closed %d times, want once", env.closed)
+			}
+			if len(env.cpuCalls) != 0 || len(env.gpuCalls) != 5 {
+				t.Errorf("%d CPU and %d GPU calls, want 0 and 5", len(env.cpuCalls), len(env.gpuCalls))
+			}
+			for _, rec := range decodeJSON(t, r.stdout) {
+				if rec.Backend != "gpu" || rec.Device != strconv.Itoa(tt.ordinal) ||
+					rec.DeviceName != tt.name || rec.Algo != string(tt.algo) {
+					t.Errorf("record %+v", rec)
+				}
+			}
+		})
+	}
+}
+
+func TestDeviceUsageErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		env  *fakeEnv
+		args []string
+		msg  string
+	}{
+		{"ordinal out of range", twoGPUs(), []string{"-device", "2"},
+			"invalid -device 2: no such GPU; found 2 GPUs: 0 (Fake H100), 1 (Fake A100)"},
+		{"one GPU", &fakeEnv{devices: twoGPUs().devices[:1]}, []string{"-device", "5"},
+			"found 1 GPU: 0 (Fake H100)"},
+		{"CPU-only algo on a GPU", twoGPUs(), []string{"-device", "0", "-algo", "bitmap"},
+			"-algo bitmap has no GPU kernel; use -algo symmetry or -algo carrychain, or -device cpu"},
+		{"CPU-only algo on all", twoGPUs(), []string{"-device", "all", "-algo", "backtrack"},
+			"-algo backtrack has no GPU kernel"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runFake(tt.env, append([]string{"-n", "8"}, tt.args...)...)
+			wantOneErrorLine(t, r, exitUsage)
+			if !strings.Contains(r.stderr, tt.msg) {
+				t.Errorf("stderr %q does not contain %q", r.stderr, tt.msg)
+			}
+			if len(tt.env.opened) != tt.env.closed {
+				t.Errorf("opened %d GPUs, closed %d", len(tt.env.opened), tt.env.closed)
+			}
+		})
+	}
+}
+
+// TestRealStubFallback uses the real gpu package, which in a build without
+// the cuda tag has no devices, with a fake CPU solver.
+func TestRealStubFallback(t *testing.T) {
+	if _, err := gpu.Devices(); !errors.Is(err, gpu.ErrNoCUDA) {
+		t.Skip("built with CUDA")
+	}
+	env := noCUDA()
+	h := env.hooks()
+	real := defaultHooks()
+	h.gpuDevices, h.gpuOpen = real.gpuDevices, real.gpuOpen
+	for _, dev := range []string{"0", "all", "3"} {
+		var out, errOut strings.Builder
+		code := runWith(context.Background(), []string{"-n", "8", "-device", dev, "-workers", "2"}, &out, &errOut, h)
+		want := "nqueens-gpu: no GPU available (built without CUDA); running on the CPU with 2 workers\n"
+		if code != 0 || errOut.String() != want {
+			t.Errorf("-device %s: exit %d, stderr %q", dev, code, errOut.String())
+		}
+	}
+}

@@ -1,0 +1,236 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/nqueens-gpu/nqueens-gpu/cpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+)
+
+// isSolution reports whether p places n non-attacking queens.
+func isSolution(p []int) bool {
+	n := len(p)
+	for r := 0; r < n; r++ {
+		if p[r] < 0 || p[r] >= n {
+			return false
+		}
+		for s := 0; s < r; s++ {
+			d := r - s
+			if p[s] == p[r] || p[s] == p[r]-d || p[s] == p[r]+d {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// TestEnumerateKnown compares the board enumerator with the published
+// table. The fake solvers of the other tests rely on it.
+func TestEnumerateKnown(t *testing.T) {
+	for n := 1; n <= maxPrintN; n++ {
+		sols := enumerate(n)
+		e, _ := known.Lookup(n)
+		c := classify(sols)
+		if uint64(len(sols)) != e.Total || c.Total() != e.Total || c.Unique() != e.Unique {
+			t.Errorf("N=%d: %d boards, %v; want total %d unique %d", n, len(sols), c, e.Total, e.Unique)
+		}
+		if k, ok := known.ClassTable[n]; ok && (c.C2 != k.C2 || c.C4 != k.C4 || c.C8 != k.C8 || c.C1 != 0) {
+			t.Errorf("N=%d: classes %v, want %+v", n, c, k)
+		}
+		if n == 1 && c != (nq.Counts{C1: 1}) {
+			t.Errorf("N=1: %v, want C1=1", c)
+		}
+		if !slices.IsSortedFunc(sols, slices.Compare) {
+			t.Errorf("N=%d: boards not in lexicographic order", n)
+		}
+		for _, p := range sols {
+			if !isSolution(p) {
+				t.Fatalf("N=%d: %v is not a solution", n, p)
+			}
+		}
+	}
+	if enumerate(0) != nil {
+		t.Error("enumerate(0) is not empty")
+	}
+}
+
+func TestSymmetries(t *testing.T) {
+	p := []int{0, 4, 7, 5, 2, 6, 1, 3} // N=8, an orbit of 8
+	imgs := symmetries(p)
+	// Hand-checked images: the quarter turn clockwise moves the queen at
+	// (row 0, column 0) to (row 0, column 7).
+	want := [8][]int{
+		{0, 4, 7, 5, 2, 6, 1, 3}, // identity
+		{7, 1, 3, 0, 6, 4, 2, 5}, // quarter turn clockwise
+		{4, 6, 1, 5, 2, 0, 3, 7}, // half turn
+		{2, 5, 3, 1, 7, 4, 6, 0}, // quarter turn anticlockwise
+		{7, 3, 0, 2, 5, 1, 6, 4}, // mirror left-right
+		{3, 1, 6, 2, 5, 7, 4, 0}, // mirror top-bottom
+		{0, 6, 4, 7, 1, 3, 5, 2}, // main diagonal
+		{5, 2, 4, 6, 0, 3, 1, 7}, // anti-diagonal
+	}
+	for i := range want {
+		if !slices.Equal(imgs[i], want[i]) {
+			t.Errorf("symmetry %d: %v, want %v", i, imgs[i], want[i])
+		}
+	}
+	// Four quarter turns are the identity; two are the half turn.
+	q := p
+	for i := 0; i < 4; i++ {
+		q = symmetries(q)[1]
+		if i == 1 && !slices.Equal(q, imgs[2]) {
+			t.Errorf("two quarter turns give %v, want the half turn %v", q, imgs[2])
+		}
+	}
+	if !slices.Equal(q, p) {
+		t.Errorf("four quarter turns give %v, want %v", q, p)
+	}
+	// Every image of every solution is a solution, and every member of an
+	// orbit has the same representative.
+	for n := 1; n <= 9; n++ {
+		for _, s := range enumerate(n) {
+			rep, orbit := canonical(s)
+			for _, img := range symmetries(s) {
+				if !isSolution(img) {
+					t.Fatalf("N=%d: image %v of %v is not a solution", n, img, s)
+				}
+				if r2, o2 := canonical(img); !slices.Equal(r2, rep) || o2 != orbit {
+					t.Fatalf("N=%d: %v and its image %v have different classes", n, s, img)
+				}
+			}
+		}
+	}
+	if rep, orbit := canonical([]int{2, 0, 3, 1}); !slices.Equal(rep, []int{1, 3, 0, 2}) || orbit != 2 {
+		t.Errorf("canonical([2 0 3 1]) = %v, %d; want [1 3 0 2], 2", rep, orbit)
+	}
+}
+
+// boardHeader matches the line above each board.
+var boardHeader = regexp.MustCompile(`(?m)^N=\d+ (board|class) \d+ of \d+: \[[0-9 ]+\]`)
+
+// gridStart matches the end of such a line and the top rule of its grid.
+var gridStart = regexp.MustCompile(`\]( \(\d+ boards? in its class\))?\n\+-`)
+
+func TestPrintCounts(t *testing.T) {
+	tests := []struct {
+		args   []string
+		boards int
+	}{
+		{[]string{"-n", "4", "-print"}, 2},
+		{[]string{"-n", "4", "-print", "-unique"}, 1},
+		{[]string{"-n", "8", "-print", "-unique"}, 12},
+		{[]string{"-n", "8", "-print"}, 92}, // under the default cap of 100
+		{[]string{"-n", "8", "-print", "-max-boards", "5"}, 5},
+		{[]string{"-n", "10", "-print"}, 100},
+		{[]string{"-n", "10", "-print", "-max-boards", "0"}, 724},
+		{[]string{"-n", "1-6", "-print"}, 1 + 2 + 10 + 4},
+		{[]string{"-n", "1-7", "-print", "-unique", "-v"}, 1 + 1 + 2 + 1 + 6},
+		{[]string{"-n", "2-3", "-print"}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			r := runFake(noCUDA(), tt.args...)
+			if r.code != 0 || r.stderr != "" {
+				t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+			}
+			if got := len(boardHeader.FindAllString(r.stdout, -1)); got != tt.boards {
+				t.Errorf("%d boards, want %d:\n%s", got, tt.boards, r.stdout)
+			}
+			if got := len(gridStart.FindAllString(r.stdout, -1)); got != tt.boards {
+				t.Errorf("%d grids drawn, want %d", got, tt.boards)
+			}
+		})
+	}
+}
+
+func TestPrintCap(t *testing.T) {
+	r := runFake(noCUDA(), "-n", "8", "-print", "-max-boards", "5")
+	if !strings.Contains(r.stdout, "N=8 board 5 of 92:") || strings.Contains(r.stdout, "board 6 of") {
+		t.Errorf("the cap of 5 boards is not respected:\n%s", r.stdout)
+	}
+	if !strings.Contains(r.stdout, "\n... and 87 more (use -max-boards 0 to print them all)\n") {
+		t.Errorf("no note about the 87 boards left out:\n%s", r.stdout)
+	}
+	// The table row still shows the solver's counts.
+	if !regexp.MustCompile(`(?m)^ 8: +92 +12 +00:00:01\.500$`).MatchString(r.stdout) {
+		t.Errorf("the row of N=8 is wrong:\n%s", r.stdout)
+	}
+	r = runFake(noCUDA(), "-n", "2", "-print")
+	if !strings.Contains(r.stdout, "\nN=2: no solutions\n") {
+		t.Errorf("N=2:\n%s", r.stdout)
+	}
+}
+
+// TestPrintOrientation checks the drawing of one board: row 0 at the top,
+// column 0 at the left, and the column list in row order.
+func TestPrintOrientation(t *testing.T) {
+	r := runFake(noCUDA(), "-n", "4", "-print")
+	want := `N=4 board 1 of 2: [1 3 0 2]
++-+-+-+-+
+| |Q| | |
++-+-+-+-+
+| | | |Q|
++-+-+-+-+
+|Q| | | |
++-+-+-+-+
+| | |Q| |
++-+-+-+-+
+`
+	if !strings.Contains(r.stdout, want) {
+		t.Errorf("output lacks\n%s\ngot\n%s", want, r.stdout)
+	}
+	var b bytes.Buffer
+	drawBoard(&b, []int{0, 1})
+	if b.String() != "+-+-+\n|Q| |\n+-+-+\n| |Q|\n+-+-+\n" {
+		t.Errorf("drawBoard([0 1]) =\n%s", b.String())
+	}
+	r = runFake(noCUDA(), "-n", "1", "-print", "-unique")
+	if !strings.Contains(r.stdout, "N=1 class 1 of 1: [0] (1 board in its class)\n+-+\n|Q|\n+-+\n") {
+		t.Errorf("N=1:\n%s", r.stdout)
+	}
+}
+
+// TestPrintUniqueRepresentatives checks that -unique shows the smallest
+// column list of each class and its class size.
+func TestPrintUniqueRepresentatives(t *testing.T) {
+	r := runFake(noCUDA(), "-n", "6", "-print", "-unique")
+	if !strings.Contains(r.stdout, "N=6 class 1 of 1: [1 3 5 0 2 4] (4 boards in its class)\n") {
+		t.Errorf("N=6:\n%s", r.stdout)
+	}
+	r = runFake(noCUDA(), "-n", "8", "-print", "-unique")
+	reps := boardHeader.FindAllString(r.stdout, -1)
+	if len(reps) != 12 || !strings.HasSuffix(reps[0], "[0 4 7 5 2 6 1 3]") {
+		t.Fatalf("N=8 representatives %q", reps)
+	}
+	if n := strings.Count(r.stdout, "(8 boards in its class)"); n != 11 {
+		t.Errorf("%d classes of 8, want 11", n)
+	}
+	if n := strings.Count(r.stdout, "(4 boards in its class)"); n != 1 {
+		t.Errorf("%d classes of 4, want 1", n)
+	}
+}
+
+// TestPrintMismatch checks that boards that disagree with the solver are
+// reported as an error rather than shown as if all were well.
+func TestPrintMismatch(t *testing.T) {
+	env := noCUDA()
+	h := env.hooks()
+	h.cpuSolve = func(ctx context.Context, n int, algo nq.Algo, opt cpu.Options) (nq.Counts, error) {
+		return nq.Counts{C8: 1}, nil
+	}
+	var out, errOut bytes.Buffer
+	code := runWith(context.Background(), []string{"-n", "4", "-print"}, &out, &errOut, h)
+	if code != exitRuntime || strings.Count(errOut.String(), "\n") != 1 ||
+		!strings.Contains(errOut.String(), "N=4: the solver counted") {
+		t.Errorf("exit %d, stderr %q", code, errOut.String())
+	}
+	if strings.Contains(out.String(), "|Q|") {
+		t.Errorf("boards printed despite the mismatch:\n%s", out.String())
+	}
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"strings"
+	"testing"
+
+	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+)
+
+// splitArgs turns a fuzz string into arguments: it splits at single spaces,
+// so that two spaces in a row make an empty argument.
+func splitArgs(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, " ")
+}
+
+// FuzzParseArgs checks that no command line makes parseArgs panic, that
+// every error is a usage error of one line (or the request for help), and
+// that every accepted command line yields a consistent config.
+func FuzzParseArgs(f *testing.F) {
+	for _, s := range []string{
+		"", "-n 8", "-n 20 -device 0", "-n 4-16 -v", "-n 8 -print -unique", "-n 1-12 -json",
+		"-n 1-28", "-n 28", "-n 1", "-n=12", "--n 5", "-n 08-012", "-n 18 -algo carrychain -workers 8",
+		"-n 8 -algo backtrack", "-n 8 -algo bitmap", "-n 8 -algo mirror", "-n 8 -algo symmetry",
+		"-n 8 -device all", "-n 8 -device cpu", "-n 8 -device CPU", "-n 8 -device 15",
+		"-n 8 -print -max-boards 0", "-n 1-12 -print -unique -max-boards 3 -v", "-n 8 -v=false -json=true",
+		"-h", "-help", "--help", "-n 8 -h", "-n 8 --", "-n 8 -- -v",
+		"-n", "-n ", "-n  -v", "-n 0", "-n 29", "-n -5", "-n 5-", "-n -", "-n 10-5", "-n 4--8",
+		"-n 4-8-12", "-n abc", "-n 8.0", "-n +8", "-n 0x1c", "-n 1e1", "-n 99999999999999999999",
+		"-n 4-99999999999999999999", "-n 8 -algo", "-n 8 -algo fast", "-n 8 -device gpu",
+		"-n 8 -device -1", "-n 8 -device 99999999999999999999", "-n 8 -workers -3", "-n 8 -workers x",
+		"-n 8 -workers 9999999999", "-n 8 -unique", "-n 8 -max-boards 4", "-n 13 -print", "-n 8 -print -json",
+		"-n 8 -print -max-boards -1", "-x", "-n 8 ---v", "-n 8 -", "8", "-n 8 extra", "-v=maybe -n 8",
+		"-n 8\n9", "-n\t8", "-n ٨", "-n 8 -device ０", "-=", "-n=", "--", "- -", "-n 1-2-", "-n -1-2",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		args := splitArgs(s)
+		cfg, err := parseArgs(args)
+		if err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return
+			}
+			var ue *usageError
+			if !errors.As(err, &ue) {
+				t.Fatalf("%q: error %v is a %T, not a usage error", args, err, err)
+			}
+			if msg := oneLine(err.Error()); strings.ContainsAny(msg, "\n\r") {
+				t.Fatalf("%q: message %q spans lines", args, msg)
+			}
+			return
+		}
+		if cfg.lo < nq.MinN || cfg.lo > cfg.hi || cfg.hi > nq.MaxN {
+			t.Fatalf("%q: bad range %d-%d", args, cfg.lo, cfg.hi)
+		}
+		if cfg.algo != "" {
+			if _, err := nq.ParseAlgo(string(cfg.algo)); err != nil {
+				t.Fatalf("%q: bad algorithm %q", args, cfg.algo)
+			}
+		}
+		if cfg.workers < 0 || cfg.workers > maxWorkers || cfg.maxBoards < 0 {
+			t.Fatalf("%q: bad numbers in %+v", args, cfg)
+		}
+		if cfg.device.kind == deviceOrdinal && cfg.device.ordinal < 0 {
+			t.Fatalf("%q: negative ordinal", args)
+		}
+		if cfg.print && (cfg.hi > maxPrintN || cfg.json) || cfg.unique && !cfg.print {
+			t.Fatalf("%q: inconsistent %+v", args, cfg)
+		}
+		// Choosing the backend must not panic either (without a real GPU).
+		env := &fakeEnv{devErr: gpu.ErrNoCUDA}
+		var errOut strings.Builder
+		if b, err := openBackend(cfg, env.hooks(), &errOut); err == nil {
+			b.close()
+		}
+	})
+}

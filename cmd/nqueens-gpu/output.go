@@ -1,0 +1,136 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+)
+
+// resultWriter writes the result of each N as soon as it is known.
+type resultWriter interface {
+	header() error
+	row(n int, c nq.Counts, elapsed time.Duration) error
+}
+
+// Column widths of the table. uint64 has at most 20 digits, which covers
+// Total and Unique for every N up to 28 (Total(28) has 19 digits); C8 is
+// about Total/8. C2 and C4 stay far smaller: numbers wider than a column
+// still print in full, only the alignment suffers. Elapsed fits
+// "99d hh:mm:ss.mmm".
+const (
+	widthN       = 2
+	widthTotal   = 20
+	widthUnique  = 20
+	widthC2      = 12
+	widthC4      = 12
+	widthC8      = 20
+	widthElapsed = 16
+)
+
+// tableWriter writes the human-readable table:
+//
+//	N:                 Total                Unique           Elapsed
+//	8:                    92                    12      00:00:00.001
+type tableWriter struct {
+	w       io.Writer
+	verbose bool
+}
+
+func newTableWriter(w io.Writer, verbose bool) *tableWriter {
+	return &tableWriter{w: w, verbose: verbose}
+}
+
+func (t *tableWriter) header() error {
+	var err error
+	if t.verbose {
+		_, err = fmt.Fprintf(t.w, "%*s:  %*s  %*s  %*s  %*s  %*s  %*s\n",
+			widthN, "N", widthTotal, "Total", widthUnique, "Unique",
+			widthC2, "C2", widthC4, "C4", widthC8, "C8", widthElapsed, "Elapsed")
+	} else {
+		_, err = fmt.Fprintf(t.w, "%*s:  %*s  %*s  %*s\n",
+			widthN, "N", widthTotal, "Total", widthUnique, "Unique", widthElapsed, "Elapsed")
+	}
+	return err
+}
+
+func (t *tableWriter) row(n int, c nq.Counts, elapsed time.Duration) error {
+	var err error
+	if t.verbose {
+		_, err = fmt.Fprintf(t.w, "%*d:  %*d  %*d  %*d  %*d  %*d  %*s\n",
+			widthN, n, widthTotal, c.Total(), widthUnique, c.Unique(),
+			widthC2, c.C2, widthC4, c.C4, widthC8, c.C8, widthElapsed, formatElapsed(elapsed))
+	} else {
+		_, err = fmt.Fprintf(t.w, "%*d:  %*d  %*d  %*s\n",
+			widthN, n, widthTotal, c.Total(), widthUnique, c.Unique(), widthElapsed, formatElapsed(elapsed))
+	}
+	return err
+}
+
+// formatElapsed writes d as hh:mm:ss.mmm, truncated to the millisecond, with
+// a "Nd " prefix when d is a day or more. A negative d reads as zero.
+func formatElapsed(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	ms := int64(d / time.Millisecond)
+	const (
+		second = 1000
+		minute = 60 * second
+		hour   = 60 * minute
+		day    = 24 * hour
+	)
+	s := fmt.Sprintf("%02d:%02d:%02d.%03d", ms%day/hour, ms%hour/minute, ms%minute/second, ms%second)
+	if days := ms / day; days > 0 {
+		s = fmt.Sprintf("%dd %s", days, s)
+	}
+	return s
+}
+
+// jsonRecord is one line of -json output. The field names are part of the
+// program's interface; see the -h text.
+type jsonRecord struct {
+	N          int     `json:"n"`
+	Total      uint64  `json:"total"`
+	Unique     uint64  `json:"unique"`
+	Count1     uint64  `json:"count1"`
+	Count2     uint64  `json:"count2"`
+	Count4     uint64  `json:"count4"`
+	Count8     uint64  `json:"count8"`
+	Seconds    float64 `json:"seconds"`
+	Backend    string  `json:"backend"`               // "cpu" or "gpu"
+	Algo       string  `json:"algo"`                  // the algorithm that ran
+	Device     string  `json:"device"`                // "cpu" or the GPU ordinal
+	DeviceName string  `json:"device_name,omitempty"` // the GPU's name
+}
+
+// jsonWriter writes one JSON object per N and line.
+type jsonWriter struct {
+	enc *json.Encoder
+	b   *backend
+}
+
+func newJSONWriter(w io.Writer, b *backend) *jsonWriter {
+	return &jsonWriter{enc: json.NewEncoder(w), b: b}
+}
+
+func (j *jsonWriter) header() error { return nil }
+
+func (j *jsonWriter) row(n int, c nq.Counts, elapsed time.Duration) error {
+	return j.enc.Encode(jsonRecord{
+		N:          n,
+		Total:      c.Total(),
+		Unique:     c.Unique(),
+		Count1:     c.C1,
+		Count2:     c.C2,
+		Count4:     c.C4,
+		Count8:     c.C8,
+		Seconds:    elapsed.Seconds(),
+		Backend:    j.b.kind,
+		Algo:       string(j.b.algo),
+		Device:     j.b.device,
+		DeviceName: j.b.deviceName,
+	})
+}
