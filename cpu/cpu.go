@@ -23,9 +23,22 @@ type Options struct {
 	// Depth is the number of rows placed when partial boards are enumerated;
 	// 0 picks one from N.
 	Depth int
-	// Batch is the number of tasks handed to a worker at a time; 0 picks one.
+	// Batch is the number of tasks handed to a worker at a time; 0 means
+	// DefaultBatch. Depth and Batch fix the numbering of batches, which
+	// checkpoints and shards refer to.
 	Batch int
+	// Select, if not nil, picks the batches to search by index, in the
+	// order they are enumerated (0, 1, ...); the others are skipped.
+	Select func(batch int) bool
+	// Done, if not nil, is called after each batch is searched with its
+	// index and its partial sums (see nq.Reduce). It is called from several
+	// goroutines at once.
+	Done func(batch int, p nq.Partial)
 }
+
+// DefaultBatch is the number of tasks in a batch unless Options say
+// otherwise.
+const DefaultBatch = 256
 
 func (o Options) workers() int {
 	if o.Workers > 0 {
@@ -39,32 +52,53 @@ const DefaultAlgo = nq.Symmetry
 
 // Solve counts the solutions of the n-queens problem with algo on the CPU.
 // It returns ctx's error if ctx is cancelled before the count is complete.
+// With Options.Select it counts only the selected batches: use SolvePartial
+// for those, whose sums are not counts on their own.
 func Solve(ctx context.Context, n int, algo nq.Algo, opt Options) (nq.Counts, error) {
-	if err := nq.CheckN(n); err != nil {
+	p, err := SolvePartial(ctx, n, algo, opt)
+	if err != nil {
 		return nq.Counts{}, err
 	}
+	return nq.Reduce(algo, p)
+}
+
+// SolvePartial searches the batches of n and algo that opt selects (all by
+// default) and returns their summed partials, to be added to the partials
+// of the other batches and reduced with nq.Reduce.
+func SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Options) (nq.Partial, error) {
+	if err := nq.CheckN(n); err != nil {
+		return nq.Partial{}, err
+	}
 	if _, err := nq.ParseAlgo(string(algo)); err != nil {
-		return nq.Counts{}, err
+		return nq.Partial{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nq.Partial{}, err
 	}
 	batch := opt.Batch
 	if batch <= 0 {
-		batch = 64
+		batch = DefaultBatch
 	}
 	depth := opt.Depth
 	if depth == 0 {
 		depth = tasks.DefaultDepth(n)
 	}
-	// The carry chain needs an inner board; at N=4 the frame is the whole
-	// board, and the plain search is exact and instant.
-	if algo == nq.CarryChain && n < 5 {
-		algo = nq.Backtrack
-	}
-	if n < 4 {
-		// Boards this small have no rows to split the search on.
-		return smallSolve(n), nil
+	if n < 4 || (algo == nq.CarryChain && n < 5) {
+		// Boards this small have no rows to split the search on, and at
+		// N=4 a carry-chain frame is the whole board: one batch (index 0)
+		// of the plain search, exact and instant, whose sums are counts
+		// (scaled to what the algorithm's reduction expects).
+		if opt.Select != nil && !opt.Select(0) {
+			return nq.Partial{}, nil
+		}
+		p := smallSolve(n, algo)
+		if opt.Done != nil {
+			opt.Done(0, p)
+		}
+		return p, nil
 	}
 	if depth < 2 || depth > n-1 {
-		return nq.Counts{}, fmt.Errorf("depth %d out of range 2..%d for N=%d", depth, n-1, n)
+		return nq.Partial{}, fmt.Errorf("depth %d out of range 2..%d for N=%d", depth, n-1, n)
 	}
 	boards := func(kind tasks.Kind) func(func(*tasks.Boards) error) error {
 		return func(send func(*tasks.Boards) error) error {
@@ -73,44 +107,39 @@ func Solve(ctx context.Context, n int, algo nq.Algo, opt Options) (nq.Counts, er
 			})
 		}
 	}
-	w := opt.workers()
-	var t tally
-	var err error
+	w, sel, done := opt.workers(), opt.Select, opt.Done
 	switch algo {
 	case nq.Backtrack:
-		t, err = runPool(ctx, w, boards(tasks.Plain), backtrackBoards)
+		return runPool(ctx, w, sel, done, boards(tasks.Plain), backtrackBoards)
 	case nq.Bitmap:
-		t, err = runPool(ctx, w, boards(tasks.Plain), bitmapBoards)
+		return runPool(ctx, w, sel, done, boards(tasks.Plain), bitmapBoards)
 	case nq.Mirror:
-		t, err = runPool(ctx, w, boards(tasks.Half), mirrorBoards)
-		// An orbit of k has k/2 members in the half board.
-		t.orbit[4] /= 2
-		t.orbit[8] /= 4
+		return runPool(ctx, w, sel, done, boards(tasks.Half), mirrorBoards)
 	case nq.Symmetry:
-		t, err = runPool(ctx, w, boards(tasks.Symmetry), symmetryBoards)
-	case nq.CarryChain:
-		t, err = runPool(ctx, w, func(send func(*tasks.Frames) error) error {
+		return runPool(ctx, w, sel, done, boards(tasks.Symmetry), symmetryBoards)
+	default: // nq.CarryChain
+		return runPool(ctx, w, sel, done, func(send func(*tasks.Frames) error) error {
 			return tasks.EnumerateFrames(n, batch, func(f *tasks.Frames) error {
 				return send(cloneFrames(f))
 			})
 		}, framesBoards)
-		// Weighted completions: COUNTk = Wk / k.
-		t.orbit[2] /= 2
-		t.orbit[4] /= 4
-		t.orbit[8] /= 8
 	}
-	if err != nil {
-		return nq.Counts{}, err
-	}
-	return nq.Counts{C1: t.orbit[1], C2: t.orbit[2], C4: t.orbit[4], C8: t.orbit[8]}, nil
 }
 
-// smallSolve runs the placement-flag search from the empty board.
-func smallSolve(n int) nq.Counts {
+// smallSolve runs the placement-flag search from the empty board and
+// returns its counts as the partial sums algo's reduction expects.
+func smallSolve(n int, algo nq.Algo) nq.Partial {
 	var t tally
 	s := flagSearch{n: n, q: make([]int, n), scratch: make([]int, n), t: &t}
 	s.place(0)
-	return nq.Counts{C1: t.orbit[1], C2: t.orbit[2], C4: t.orbit[4], C8: t.orbit[8]}
+	p := t.partial()
+	switch algo {
+	case nq.Mirror:
+		p[2], p[3] = 2*p[2], 4*p[3]
+	case nq.CarryChain:
+		p[1], p[2], p[3] = 2*p[1], 4*p[2], 8*p[3]
+	}
+	return p
 }
 
 func cloneBoards(b *tasks.Boards) *tasks.Boards {

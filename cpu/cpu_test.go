@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
@@ -138,5 +139,45 @@ func BenchmarkSolve(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// Batches selected in two disjoint halves add up to the whole count, and
+// Done reports every searched batch exactly once: the basis of shards and
+// checkpoints.
+func TestSelectedBatchesAddUp(t *testing.T) {
+	for _, algo := range nq.Algos() {
+		for _, n := range []int{1, 4, 5, 11} {
+			whole, err := Solve(context.Background(), n, algo, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sum nq.Partial
+			seen := map[int]bool{}
+			var mu sync.Mutex
+			for part := 0; part < 2; part++ {
+				opt := Options{
+					Batch:  3,
+					Select: func(b int) bool { return b%2 == part },
+					Done: func(b int, p nq.Partial) {
+						mu.Lock()
+						defer mu.Unlock()
+						if seen[b] || b%2 != part {
+							t.Errorf("%s N=%d: batch %d reported in part %d", algo, n, b, part)
+						}
+						seen[b] = true
+					},
+				}
+				p, err := SolvePartial(context.Background(), n, algo, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sum.Add(p)
+			}
+			got, err := nq.Reduce(algo, sum)
+			if err != nil || got != whole {
+				t.Errorf("%s N=%d: halves give %v, %v; whole run %v", algo, n, got, err, whole)
+			}
+		}
 	}
 }

@@ -3,50 +3,72 @@ package cpu
 import (
 	"context"
 	"sync"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
-// tally is one worker's 64-bit counters. orbit[k] counts what the
-// algorithm adds for orbit size k (1, 2, 4 or 8): canonical solutions,
-// solutions, or weighted completions, depending on the algorithm.
+// tally is a batch's 64-bit counters. orbit[k] counts what the algorithm
+// adds for orbit size k (1, 2, 4 or 8): canonical solutions, solutions, or
+// weighted completions, depending on the algorithm (see nq.Reduce).
 type tally struct {
 	orbit [9]uint64
 }
 
-func (t *tally) add(o *tally) {
-	for i := range t.orbit {
-		t.orbit[i] += o.orbit[i]
-	}
+func (t *tally) partial() nq.Partial {
+	return nq.Partial{t.orbit[1], t.orbit[2], t.orbit[4], t.orbit[8]}
+}
+
+// job is one batch and its index in the enumeration order.
+type job[T any] struct {
+	index int
+	batch T
 }
 
 // runPool runs produce in its own goroutine and hands each batch it sends to
-// the first free of workers goroutines, which call work on it with their own
-// tally. It returns the sum of the tallies. When ctx is cancelled,
+// the first free of workers goroutines, which call work on it with a fresh
+// tally. Batches are numbered in the order produce sends them; a batch whose
+// index sel rejects is not searched. done, if not nil, receives each
+// finished batch's index and partial sums (from several goroutines at once).
+// runPool returns the sum of the finished batches. When ctx is cancelled,
 // production stops, workers finish the batch in hand, and ctx's error is
 // returned. An error from produce is returned as is.
-func runPool[T any](ctx context.Context, workers int, produce func(send func(T) error) error, work func(T, *tally)) (tally, error) {
+func runPool[T any](ctx context.Context, workers int, sel func(int) bool, done func(int, nq.Partial),
+	produce func(send func(T) error) error, work func(T, *tally)) (nq.Partial, error) {
 	if workers < 1 {
 		workers = 1
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	jobs := make(chan T, 2*workers)
-	results := make([]tally, workers)
+	jobs := make(chan job[T], 2*workers)
+	results := make([]nq.Partial, workers)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
-		go func(t *tally) {
+		go func(sum *nq.Partial) {
 			defer wg.Done()
-			for job := range jobs {
+			for j := range jobs {
 				if ctx.Err() != nil {
 					continue // drain without working
 				}
-				work(job, t)
+				var t tally
+				work(j.batch, &t)
+				p := t.partial()
+				sum.Add(p)
+				if done != nil {
+					done(j.index, p)
+				}
 			}
 		}(&results[w])
 	}
-	perr := produce(func(job T) error {
+	next := 0
+	perr := produce(func(b T) error {
+		i := next
+		next++
+		if sel != nil && !sel(i) {
+			return ctx.Err()
+		}
 		select {
-		case jobs <- job:
+		case jobs <- job[T]{i, b}:
 			return nil
 		case <-ctx.Done():
 			return ctx.Err()
@@ -54,9 +76,9 @@ func runPool[T any](ctx context.Context, workers int, produce func(send func(T) 
 	})
 	close(jobs)
 	wg.Wait()
-	var sum tally
+	var sum nq.Partial
 	for i := range results {
-		sum.add(&results[i])
+		sum.Add(results[i])
 	}
 	if err := ctx.Err(); err != nil && perr == nil {
 		perr = err

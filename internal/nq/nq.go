@@ -80,3 +80,46 @@ func ParseAlgo(s string) (Algo, error) {
 	}
 	return "", fmt.Errorf("unknown algorithm %q: want one of %s", s, strings.Join(names, ", "))
 }
+
+// Partial holds the raw per-class sums that an algorithm's batches report,
+// indexed by orbit size: [0] for 1, [1] for 2, [2] for 4, [3] for 8. What a
+// sum means depends on the algorithm (see Reduce), but it is the same on
+// every backend, so partial sums from different batches, runs, backends or
+// shards of one job can be added and reduced once.
+type Partial [4]uint64
+
+// Add adds o to p.
+func (p *Partial) Add(o Partial) {
+	for i := range p {
+		p[i] += o[i]
+	}
+}
+
+// Reduce turns the summed partials of every batch of one N into counts.
+//
+//   - backtrack, bitmap, symmetry: each canonical solution adds 1 to its
+//     class, so the sums are the counts.
+//   - mirror: each solution in the half board adds 1 to its class, and an
+//     orbit of k has k/2 members there: COUNT4 = sum/2, COUNT8 = sum/4.
+//   - carrychain: each completion of a frame adds the frame's weight
+//     8/|stabiliser| to its class: COUNTk = sum/k.
+//
+// Reduce returns an error if a sum does not divide exactly, which means
+// batches are missing or counted twice.
+func Reduce(algo Algo, p Partial) (Counts, error) {
+	div := [4]uint64{1, 1, 1, 1}
+	switch algo {
+	case Mirror:
+		div = [4]uint64{1, 1, 2, 4}
+	case CarryChain:
+		div = [4]uint64{1, 2, 4, 8}
+	}
+	var q [4]uint64
+	for i := range p {
+		if p[i]%div[i] != 0 {
+			return Counts{}, fmt.Errorf("%s: partial sum %d of orbit class %d is not a multiple of %d: batches missing or repeated", algo, p[i], 1<<i, div[i])
+		}
+		q[i] = p[i] / div[i]
+	}
+	return Counts{C1: q[0], C2: q[1], C4: q[2], C8: q[3]}, nil
+}

@@ -58,3 +58,24 @@ func ExampleCounts() {
 	fmt.Println(c.Total(), c.Unique())
 	// Output: 14200 1787
 }
+
+func TestReduce(t *testing.T) {
+	tests := []struct {
+		algo    Algo
+		p       Partial
+		want    Counts
+		wantErr bool
+	}{
+		{Symmetry, Partial{0, 4, 18, 1765}, Counts{C2: 4, C4: 18, C8: 1765}, false},
+		{Mirror, Partial{0, 4, 36, 7060}, Counts{C2: 4, C4: 18, C8: 1765}, false},
+		{CarryChain, Partial{0, 8, 72, 14120}, Counts{C2: 4, C4: 18, C8: 1765}, false},
+		{CarryChain, Partial{0, 8, 72, 14121}, Counts{}, true},
+		{Mirror, Partial{0, 0, 3, 0}, Counts{}, true},
+	}
+	for _, tt := range tests {
+		got, err := Reduce(tt.algo, tt.p)
+		if (err != nil) != tt.wantErr || got != tt.want {
+			t.Errorf("Reduce(%s, %v) = %v, %v; want %v, error %v", tt.algo, tt.p, got, err, tt.want, tt.wantErr)
+		}
+	}
+}
