@@ -1,0 +1,22 @@
+// Package kernels holds the CUDA kernels of nqueens-gpu and the C search
+// they share with the host.
+//
+// Its Go code only embeds files: Sources holds the sources below, and in
+// builds with the cuda tag PTX returns the compiled kernels (ptx_cuda.go).
+//
+//   - nqsearch.h is the per-task search in C that both nvcc and a host C
+//     compiler build: nq_symmetry_board completes one symmetry-elimination
+//     partial board (tasks.Boards of kind Symmetry), nq_carry_frame one
+//     carry-chain frame (tasks.Frames).
+//   - boards.cu (kernel nq_symmetry_boards) and frames.cu (kernel
+//     nq_carry_frames) run that search over a batch, one task per thread at
+//     a time, and add 64-bit counters to a 3-word output with one atomicAdd
+//     per block per counter (nqreduce.cuh). Each file's header gives the
+//     kernel's exact parameters, memory layout and launch shape.
+//   - host (package kernels/host) runs nqsearch.h on the CPU through cgo,
+//     so that tests check the very C code the GPU runs against the Go
+//     solvers without a GPU.
+//
+// The .cu files are compiled to PTX (for example nvcc -ptx
+// -arch=compute_70 boards.cu) outside the Go build, which ignores them.
+package kernels

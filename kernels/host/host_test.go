@@ -1,0 +1,360 @@
+package host_test
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+	"os"
+	"testing"
+
+	"github.com/nqueens-gpu/nqueens-gpu/cpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
+	"github.com/nqueens-gpu/nqueens-gpu/kernels/host"
+)
+
+// TestMain skips everything when the C search is not built in.
+func TestMain(m *testing.M) {
+	if !host.Enabled {
+		fmt.Println("kernels/host: built without cgo, nothing to test")
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// symmetryCounts runs the C search over every symmetry board of n at depth.
+func symmetryCounts(t testing.TB, n, depth, batch int) nq.Counts {
+	var c nq.Counts
+	err := tasks.EnumerateBoards(n, tasks.Symmetry, depth, batch, func(b *tasks.Boards) error {
+		c2, c4, c8 := host.Boards(b)
+		c.Add(nq.Counts{C2: c2, C4: c4, C8: c8})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// carryCounts runs the C search over every frame of n and turns the
+// weighted sums into orbit counts.
+func carryCounts(t testing.TB, n, batch int) nq.Counts {
+	var w tasks.Weighted
+	err := tasks.EnumerateFrames(n, batch, func(f *tasks.Frames) error {
+		w2, w4, w8 := host.Frames(f)
+		w.W2 += w2
+		w.W4 += w4
+		w.W8 += w8
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.W2%2 != 0 || w.W4%4 != 0 || w.W8%8 != 0 {
+		t.Errorf("N=%d: weighted sums %+v not divisible by 2, 4, 8", n, w)
+	}
+	return nq.Counts{C2: w.W2 / 2, C4: w.W4 / 4, C8: w.W8 / 8}
+}
+
+// depths lists the depths to test for n: the default, 2, 3 and n-1, each
+// once.
+func depths(n int) []int {
+	var ds []int
+	for _, d := range []int{tasks.DefaultDepth(n), 2, 3, n - 1} {
+		dup := d < 2 || d > n-1
+		for _, e := range ds {
+			dup = dup || e == d
+		}
+		if !dup {
+			ds = append(ds, d)
+		}
+	}
+	return ds
+}
+
+// checkKnown compares c with the published split and Total, where known.
+func checkKnown(t *testing.T, n int, c nq.Counts) {
+	t.Helper()
+	if want, ok := known.ClassTable[n]; ok {
+		if c.C2 != want.C2 || c.C4 != want.C4 || c.C8 != want.C8 {
+			t.Errorf("N=%d: %v, published C2=%d C4=%d C8=%d", n, c, want.C2, want.C4, want.C8)
+		}
+	}
+	if e, ok := known.Lookup(n); ok && (c.Total() != e.Total || c.Unique() != e.Unique) {
+		t.Errorf("N=%d: %v, published total=%d unique=%d", n, c, e.Total, e.Unique)
+	}
+}
+
+func TestBoardsMatchCPU(t *testing.T) {
+	ctx := context.Background()
+	for n := 4; n <= 14; n++ {
+		want, err := cpu.Solve(ctx, n, nq.Symmetry, cpu.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, depth := range depths(n) {
+			for _, batch := range []int{1, 1000} {
+				t.Run(fmt.Sprintf("N=%d/depth=%d/batch=%d", n, depth, batch), func(t *testing.T) {
+					got := symmetryCounts(t, n, depth, batch)
+					if got != want {
+						t.Errorf("C search %v, cpu.Solve %v", got, want)
+					}
+					checkKnown(t, n, got)
+				})
+			}
+		}
+	}
+}
+
+func TestFramesMatchCPU(t *testing.T) {
+	ctx := context.Background()
+	for n := 5; n <= 14; n++ {
+		want, err := cpu.Solve(ctx, n, nq.CarryChain, cpu.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, batch := range []int{1, 1000} {
+			t.Run(fmt.Sprintf("N=%d/batch=%d", n, batch), func(t *testing.T) {
+				got := carryCounts(t, n, batch)
+				if got != want {
+					t.Errorf("C search %v, cpu.Solve %v", got, want)
+				}
+				checkKnown(t, n, got)
+			})
+		}
+	}
+}
+
+// refBoard is a plain recursive search below one symmetry board, written
+// from tasks.Rules alone: c[k] counts canonical solutions of orbit k.
+func refBoard(ru *tasks.Rules, board []uint32, row int, l, d, r uint32, c *[9]uint64) {
+	for f := ru.Free(row, l, d, r); f != 0; f &= f - 1 {
+		bit := f & -f
+		board[row] = bit
+		if row < ru.N-1 {
+			refBoard(ru, board, row+1, (l|bit)<<1, d|bit, (r|bit)>>1, c)
+			continue
+		}
+		if ru.Corner {
+			c[8]++
+		} else if o, ok := ru.Canonical(board); ok {
+			c[o]++
+		}
+	}
+}
+
+// TestBoardsPerBoard checks each single board's counts against refBoard.
+func TestBoardsPerBoard(t *testing.T) {
+	for _, n := range []int{4, 5, 6, 7, 10, 11} {
+		for depth := 2; depth <= n-1; depth++ {
+			boards, nonzero := 0, 0
+			err := tasks.EnumerateBoards(n, tasks.Symmetry, depth, 256, func(b *tasks.Boards) error {
+				for i := 0; i < b.Len(); i++ {
+					one := &tasks.Boards{N: n, Kind: tasks.Symmetry, Depth: depth,
+						Rows: b.Board(i), Left: b.Left[i : i+1], Down: b.Down[i : i+1], Right: b.Right[i : i+1]}
+					c2, c4, c8 := host.Boards(one)
+					pre := b.Board(i)
+					ru := tasks.RulesFor(n, pre[0], pre[1])
+					board := make([]uint32, n)
+					copy(board, pre)
+					var want [9]uint64
+					refBoard(&ru, board, depth, b.Left[i], b.Down[i], b.Right[i], &want)
+					if c2 != want[2] || c4 != want[4] || c8 != want[8] {
+						return fmt.Errorf("N=%d depth=%d board %x: C search %d/%d/%d, reference %d/%d/%d",
+							n, depth, pre, c2, c4, c8, want[2], want[4], want[8])
+					}
+					boards++
+					if c2+c4+c8 > 0 {
+						nonzero++
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if nonzero == 0 {
+				t.Errorf("N=%d depth=%d: no board of %d has a solution", n, depth, boards)
+			}
+		}
+	}
+}
+
+// refFrame completes one frame by brute force over the rows it leaves
+// empty, checking every pair of queens, and classifies each completion by
+// rotating it: w[k] gets weight for each completion of orbit k.
+func refFrame(n int, q []int, row int, weight uint64, w *[9]uint64) {
+	if row == n {
+		w[orbitOf(q)] += weight
+		return
+	}
+	if q[row] >= 0 {
+		refFrame(n, q, row+1, weight, w)
+		return
+	}
+next:
+	for c := 0; c < n; c++ {
+		for r := 0; r < n; r++ {
+			if q[r] < 0 || r == row {
+				continue
+			}
+			if q[r] == c || q[r]-c == r-row || q[r]-c == row-r {
+				continue next
+			}
+		}
+		q[row] = c
+		refFrame(n, q, row+1, weight, w)
+		q[row] = -1
+	}
+}
+
+// orbitOf returns the orbit size of a solution given by its columns.
+func orbitOf(q []int) int {
+	n := len(q)
+	rot := make([]int, n) // quarter turn: (r, c) -> (c, n-1-r)
+	for r, c := range q {
+		rot[c] = n - 1 - r
+	}
+	quarter, half := true, true
+	for r := range q {
+		quarter = quarter && rot[r] == q[r]
+		half = half && q[n-1-r] == n-1-q[r]
+	}
+	switch {
+	case quarter:
+		return 2
+	case half:
+		return 4
+	}
+	return 8
+}
+
+// TestFramesPerFrame checks each single frame's weighted counts against
+// refFrame.
+func TestFramesPerFrame(t *testing.T) {
+	for _, n := range []int{5, 6, 7, 8, 9, 10} {
+		frames, sym := 0, 0
+		err := tasks.EnumerateFrames(n, 256, func(f *tasks.Frames) error {
+			for i := 0; i < f.Len(); i++ {
+				one := &tasks.Frames{N: n, Rows: f.Frame(i), Weight: f.Weight[i : i+1], Sym180: f.Sym180[i : i+1]}
+				w2, w4, w8 := host.Frames(one)
+				q := make([]int, n)
+				for r, b := range f.Frame(i) {
+					q[r] = -1
+					if b != 0 {
+						q[r] = bits.TrailingZeros32(b)
+					}
+				}
+				var want [9]uint64
+				refFrame(n, q, 0, uint64(f.Weight[i]), &want)
+				if w2 != want[2] || w4 != want[4] || w8 != want[8] {
+					return fmt.Errorf("N=%d frame %x (weight %d, sym180 %d): C search %d/%d/%d, reference %d/%d/%d",
+						n, f.Frame(i), f.Weight[i], f.Sym180[i], w2, w4, w8, want[2], want[4], want[8])
+				}
+				frames++
+				if f.Sym180[i] != 0 {
+					sym++
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("N=%d: %d frames, %d with a half-turn stabiliser", n, frames, sym)
+	}
+}
+
+func TestEmptyBatch(t *testing.T) {
+	if a, b, c := host.Boards(&tasks.Boards{N: 8, Kind: tasks.Symmetry, Depth: 3}); a|b|c != 0 {
+		t.Errorf("empty boards batch: %d %d %d", a, b, c)
+	}
+	if a, b, c := host.Frames(&tasks.Frames{N: 8}); a|b|c != 0 {
+		t.Errorf("empty frames batch: %d %d %d", a, b, c)
+	}
+}
+
+// The benchmarks time the C search on one CPU thread against cpu.Solve with
+// one worker, for information (go test -run '^$' -bench . ./kernels/host).
+// Boards and frames are enumerated before the timer starts.
+
+func collectBoards(b *testing.B, n int) []*tasks.Boards {
+	var bs []*tasks.Boards
+	err := tasks.EnumerateBoards(n, tasks.Symmetry, tasks.DefaultDepth(n), 4096, func(x *tasks.Boards) error {
+		c := *x
+		c.Rows = append([]uint32(nil), x.Rows...)
+		c.Left = append([]uint32(nil), x.Left...)
+		c.Down = append([]uint32(nil), x.Down...)
+		c.Right = append([]uint32(nil), x.Right...)
+		bs = append(bs, &c)
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return bs
+}
+
+func collectFrames(b *testing.B, n int) []*tasks.Frames {
+	var fs []*tasks.Frames
+	err := tasks.EnumerateFrames(n, 4096, func(x *tasks.Frames) error {
+		c := *x
+		c.Rows = append([]uint32(nil), x.Rows...)
+		c.Weight = append([]uint8(nil), x.Weight...)
+		c.Sym180 = append([]uint8(nil), x.Sym180...)
+		fs = append(fs, &c)
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return fs
+}
+
+func BenchmarkSearch(b *testing.B) {
+	for _, n := range []int{15, 16} {
+		b.Run(fmt.Sprintf("C-symmetry/N=%d", n), func(b *testing.B) {
+			bs := collectBoards(b, n)
+			b.ResetTimer()
+			for range b.N {
+				var c nq.Counts
+				for _, x := range bs {
+					c2, c4, c8 := host.Boards(x)
+					c.Add(nq.Counts{C2: c2, C4: c4, C8: c8})
+				}
+				if e, _ := known.Lookup(n); c.Total() != e.Total {
+					b.Fatalf("N=%d: total %d", n, c.Total())
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("Go-symmetry/N=%d", n), func(b *testing.B) {
+			for range b.N {
+				if _, err := cpu.Solve(context.Background(), n, nq.Symmetry, cpu.Options{Workers: 1}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("C-carrychain/N=%d", n), func(b *testing.B) {
+			fs := collectFrames(b, n)
+			b.ResetTimer()
+			for range b.N {
+				var total uint64
+				for _, x := range fs {
+					w2, w4, w8 := host.Frames(x)
+					total += w2 + w4 + w8
+				}
+				if e, _ := known.Lookup(n); total != e.Total {
+					b.Fatalf("N=%d: total %d", n, total)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("Go-carrychain/N=%d", n), func(b *testing.B) {
+			for range b.N {
+				if _, err := cpu.Solve(context.Background(), n, nq.CarryChain, cpu.Options{Workers: 1}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

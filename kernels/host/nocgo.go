@@ -1,0 +1,18 @@
+//go:build !cgo
+
+package host
+
+import "github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
+
+// Enabled reports whether the C search is built in; it is false without
+// cgo (CGO_ENABLED=0), and the tests then skip.
+const Enabled = false
+
+// MaxN is the largest board size the C search holds (NQ_MAXN).
+const MaxN = 28
+
+// Boards needs cgo; without it, it panics.
+func Boards(b *tasks.Boards) (c2, c4, c8 uint64) { panic("kernels/host: built without cgo") }
+
+// Frames needs cgo; without it, it panics.
+func Frames(f *tasks.Frames) (w2, w4, w8 uint64) { panic("kernels/host: built without cgo") }

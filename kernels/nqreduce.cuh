@@ -1,0 +1,52 @@
+/*
+ * nqreduce.cuh: the block reduction both kernels end with (CUDA only).
+ */
+#ifndef NQREDUCE_CUH
+#define NQREDUCE_CUH
+
+/* nq_warp_sum returns, in lane 0, the sum of v over the warp. */
+static __device__ __forceinline__ unsigned long long nq_warp_sum(unsigned long long v)
+{
+	for (int off = 16; off > 0; off >>= 1)
+		v += __shfl_down_sync(0xffffffffu, v, off);
+	return v;
+}
+
+/*
+ * nq_block_add3 sums three per-thread counters over the block and adds the
+ * sums to out[0..2] with one atomicAdd each (none for a zero sum). Every
+ * thread of the block must call it, once; blockDim.x must be a multiple of
+ * 32 and at most 1024. Each warp sums by shuffles, lane 0 of each warp
+ * leaves its sums in shared memory, and warp 0 sums those.
+ */
+static __device__ __forceinline__ void nq_block_add3(unsigned long long a, unsigned long long b,
+						     unsigned long long c, unsigned long long *out)
+{
+	__shared__ unsigned long long part[3][32];
+	const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+	a = nq_warp_sum(a);
+	b = nq_warp_sum(b);
+	c = nq_warp_sum(c);
+	if (lane == 0) {
+		part[0][warp] = a;
+		part[1][warp] = b;
+		part[2][warp] = c;
+	}
+	__syncthreads();
+	if (warp != 0)
+		return;
+	const unsigned warps = blockDim.x >> 5;
+	a = nq_warp_sum(lane < warps ? part[0][lane] : 0);
+	b = nq_warp_sum(lane < warps ? part[1][lane] : 0);
+	c = nq_warp_sum(lane < warps ? part[2][lane] : 0);
+	if (lane == 0) {
+		if (a)
+			atomicAdd(&out[0], a);
+		if (b)
+			atomicAdd(&out[1], b);
+		if (c)
+			atomicAdd(&out[2], c);
+	}
+}
+
+#endif /* NQREDUCE_CUH */
