@@ -1,0 +1,125 @@
+# nqueens-gpu build.
+#
+#   make build      CPU-only binary bin/nqueens-gpu (no CUDA needed)
+#   make test       go vet, gofmt check and go test of the CPU build
+#   make cuda-deps  install nvcc 11.8 and cuda.h (Debian; scripts/install-cuda-toolkit.sh)
+#   make ptx        kernels/NAME.cu -> kernels/ptx/NAME.ptx (needs nvcc)
+#   make gpu        CUDA binary bin/nqueens-gpu-cuda (needs nvcc and cuda.h, no driver)
+#   make test-cuda  go vet and go test of the cuda build (passes without a GPU)
+#   make bundle     bundle/: what a GPU host without Go needs to run the GPU checks
+#   make clean
+#
+# The CUDA binary does not link libcuda: gpu/cudashim.c opens libcuda.so.1
+# at run time, so the binary starts everywhere and falls back to the CPU
+# where there is no NVIDIA driver. `make gpu` checks that with readelf.
+
+GO       ?= go
+NVCC     ?= nvcc
+READELF  ?= readelf
+GOFLAGS_BUILD ?= -trimpath
+
+# PTX target. The kernels ship as PTX for one baseline virtual architecture,
+# and the driver JIT-compiles it for the GPU it runs on (once per context;
+# the driver caches the result in ~/.nv/ComputeCache). nvcc 11.8 knows
+# compute_35 to compute_90.
+#
+# compute_70 (Volta) is the baseline: every GPU from V100 on (T4 sm_75, A100
+# sm_80, A10/L4/L40 sm_86/89, H100/H200 sm_90) runs it, and it is the first
+# architecture with independent thread scheduling, so the *_sync warp
+# intrinsics behave the same everywhere. The JIT generates native code for
+# the actual GPU (sm_90 on Hopper) with the driver's own, newer, ptxas, so
+# the baseline costs no code quality for the integer/bit-twiddling searches
+# here. What it does cost: intrinsics newer than sm_70 are unavailable in
+# the source (e.g. __reduce_add_sync and redux.sync from sm_80, Hopper's
+# thread-block clusters and DPX from sm_90), and the first run of a process
+# pays the JIT (tens to hundreds of ms for kernels of this size; cached
+# afterwards). Use PTX_ARCH=compute_80 or compute_90 to trade away older GPUs
+# for those. The driver must know PTX ISA 7.8 (nvcc 11.8's): R520 or newer,
+# which every Hopper driver is; an older driver fails at module load with
+# CUDA_ERROR_UNSUPPORTED_PTX_VERSION.
+PTX_ARCH  ?= compute_70
+NVCCFLAGS ?= -O3 -std=c++14
+NVCC_ALL  := -ptx -arch=$(PTX_ARCH) $(NVCCFLAGS) -Ikernels
+
+CU_SRCS  := $(wildcard kernels/*.cu)
+CU_HDRS  := $(wildcard kernels/*.h kernels/*.cuh)
+PTX_OUT  := $(CU_SRCS:kernels/%.cu=kernels/ptx/%.ptx)
+
+BIN      := bin/nqueens-gpu
+BIN_CUDA := bin/nqueens-gpu-cuda
+
+.PHONY: all build test cuda-deps ptx gpu test-cuda bundle clean FORCE
+
+all: build
+
+build:
+	$(GO) build $(GOFLAGS_BUILD) -o $(BIN) ./cmd/nqueens-gpu
+
+test:
+	$(GO) vet ./...
+	@unformatted=$$(gofmt -l $$(find . -name '*.go' -not -path './.git/*' -not -path './bundle/*')); \
+	if [ -n "$$unformatted" ]; then \
+		echo "gofmt needed on:"; echo "$$unformatted"; exit 1; \
+	fi
+	$(GO) test ./...
+
+cuda-deps:
+	bash scripts/install-cuda-toolkit.sh
+
+# PTX: one module per kernels/*.cu. kernels/ptx/ is not committed; the cuda
+# build embeds it (kernels/ptx_cuda.go), the CPU build never looks at it.
+# BUILD.txt records nvcc's version and flags; it is rewritten only when
+# they change, and a stale NAME.ptx whose NAME.cu is gone is removed, so
+# the embedded folder is exactly what the sources give.
+ptx: $(PTX_OUT) kernels/ptx/BUILD.txt
+	@for f in kernels/ptx/*.ptx; do \
+		[ -e "$$f" ] || continue; \
+		n=$$(basename "$$f" .ptx); \
+		[ -f "kernels/$$n.cu" ] || { echo "rm $$f (no kernels/$$n.cu)"; rm -f "$$f"; }; \
+	done
+
+kernels/ptx:
+	mkdir -p $@
+
+kernels/ptx/%.ptx: kernels/%.cu $(CU_HDRS) Makefile | kernels/ptx
+	$(NVCC) $(NVCC_ALL) -o $@ $<
+
+kernels/ptx/BUILD.txt: FORCE | kernels/ptx
+	@command -v $(NVCC) >/dev/null || { echo "$(NVCC) not found: run make cuda-deps"; exit 1; }
+	@{ echo "nvcc: $$($(NVCC) --version | tail -n 1)"; \
+	   echo "flags: $(NVCC_ALL)"; } > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; echo "wrote $@"; fi
+
+# The CUDA binary. The readelf check guards the property the fallback rests
+# on: no NEEDED entry for libcuda (see gpu/cuda_shim.go).
+gpu: ptx
+	$(GO) build $(GOFLAGS_BUILD) -tags cuda -o $(BIN_CUDA) ./cmd/nqueens-gpu
+	@if $(READELF) -d $(BIN_CUDA) | grep -i 'NEEDED.*libcuda'; then \
+		echo "$(BIN_CUDA) links libcuda: it would not start without the NVIDIA driver"; \
+		rm -f $(BIN_CUDA); exit 1; \
+	fi
+	@echo "$(BIN_CUDA): no load-time dependency on libcuda"
+
+test-cuda: ptx
+	$(GO) vet -tags cuda ./...
+	$(GO) test -count=1 -tags cuda ./gpu/... ./kernels/...
+
+# bundle/ runs on a GPU host (glibc 2.34 or newer, NVIDIA driver R520 or
+# newer) without Go: ./bundle/run-gpu-checks.sh [LOGDIR].
+bundle: gpu
+	rm -rf bundle
+	mkdir -p bundle
+	cp $(BIN_CUDA) bundle/
+	$(GO) test -c -tags cuda -o bundle/gpu.test ./gpu
+	@for p in $$($(GO) list -tags cuda -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./kernels/...); do \
+		echo "$(GO) test -c -tags cuda -o bundle/$${p##*/}.test $$p"; \
+		$(GO) test -c -tags cuda -o "bundle/$${p##*/}.test" "$$p" || exit 1; \
+	done
+	cp scripts/run-gpu-checks.sh bundle/
+	cp kernels/ptx/BUILD.txt bundle/ptx-build.txt
+	@ls -l bundle
+
+clean:
+	rm -rf bin bundle kernels/ptx
+
+FORCE:

@@ -1,0 +1,206 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sort"
+	"sync"
+	"unsafe"
+
+	"github.com/mumax/3/cuda/cu"
+	"github.com/nqueens-gpu/nqueens-gpu/kernels"
+)
+
+// errClosed is returned by the calls on a closed Context.
+var errClosed = errors.New("gpu: context is closed")
+
+// Context is a CUDA context on one GPU with the embedded kernel modules
+// loaded into it.
+//
+// A CUDA context is current on one OS thread, and goroutines move between
+// threads, so every Context has a goroutine locked to its own OS thread
+// that created the context and runs every driver call for it: pass the
+// calls to Do. Do must not be called from inside a function passed to Do
+// (it would wait for itself).
+type Context struct {
+	ordinal int
+	ctx     cu.Context
+	modules []loadedModule
+	funcs   map[string]cu.Function // Function's cache; used on the thread only
+
+	calls chan func()
+	quit  chan struct{} // closed by Close
+	done  chan struct{} // closed when the context is destroyed
+	once  sync.Once
+	err   error // from destroying the context
+}
+
+type loadedModule struct {
+	name string
+	mod  cu.Module
+}
+
+// newContext creates a context on GPU ordinal and loads every embedded
+// module into it (the driver JIT-compiles the PTX for the GPU).
+func newContext(ordinal int) (*Context, error) {
+	if err := initDriver(); err != nil {
+		return nil, err
+	}
+	c := &Context{
+		ordinal: ordinal,
+		funcs:   make(map[string]cu.Function),
+		calls:   make(chan func()),
+		quit:    make(chan struct{}),
+		done:    make(chan struct{}),
+	}
+	ready := make(chan error, 1)
+	go c.serve(ready)
+	if err := <-ready; err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// serve is the context's goroutine. It stays locked to its thread to the
+// end, so that the runtime ends the thread with it.
+func (c *Context) serve(ready chan<- error) {
+	runtime.LockOSThread()
+	defer close(c.done)
+	err := guard(fmt.Sprintf("create a context on GPU %d", c.ordinal), func() {
+		c.ctx = cu.CtxCreate(ctxSchedBlockingSync, cu.DeviceGet(c.ordinal))
+	})
+	if err == nil {
+		err = guard(fmt.Sprintf("GPU %d", c.ordinal), c.loadModules)
+		if err != nil {
+			c.destroy()
+		}
+	}
+	ready <- err
+	if err != nil {
+		return
+	}
+	for {
+		select {
+		case f := <-c.calls:
+			f()
+		case <-c.quit:
+			c.err = c.destroy()
+			return
+		}
+	}
+}
+
+// loadModules loads the embedded PTX modules in name order.
+func (c *Context) loadModules() {
+	ptx := kernels.PTX()
+	names := make([]string, 0, len(ptx))
+	for name := range ptx {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		c.modules = append(c.modules, loadedModule{name, loadModule(name, ptx[name])})
+	}
+}
+
+// destroy destroys the context, which unloads its modules and frees its
+// memory.
+func (c *Context) destroy() error {
+	if c.ctx == 0 {
+		return nil
+	}
+	return guard(fmt.Sprintf("destroy the context on GPU %d", c.ordinal), func() { cu.CtxDestroy(&c.ctx) })
+}
+
+// Do runs f on the context's thread and waits for it. A panic of the cu
+// binding in f comes back as an *Error that names op.
+func (c *Context) Do(op string, f func()) error {
+	errc := make(chan error, 1)
+	select {
+	case c.calls <- func() { errc <- guard(op, f) }:
+		return <-errc
+	case <-c.quit:
+		return errClosed
+	}
+}
+
+// Close destroys the context. Calls after Close return an error.
+func (c *Context) Close() error {
+	c.once.Do(func() { close(c.quit) })
+	<-c.done
+	return c.err
+}
+
+// Function returns the kernel called name (an extern "C" __global__
+// function) from the loaded modules. It must be called inside Do; it
+// panics like the cu binding when the kernel does not exist.
+func (c *Context) Function(name string) cu.Function {
+	if f, ok := c.funcs[name]; ok {
+		return f
+	}
+	for _, m := range c.modules {
+		if f, ok := moduleFunction(m.mod, name); ok {
+			c.funcs[name] = f
+			return f
+		}
+	}
+	names := make([]string, len(c.modules))
+	for i, m := range c.modules {
+		names[i] = m.name
+	}
+	panic(&Error{Op: fmt.Sprintf("find kernel %q in modules %v", name, names), Code: cu.ERROR_NOT_FOUND})
+}
+
+// Synchronize waits until the context's work is done; inside Do.
+func (c *Context) Synchronize() { cu.CtxSynchronize() }
+
+// Launch starts kernel f on the default stream with a grid of blocks
+// blocks of threads threads, shared bytes of dynamic shared memory and the
+// kernel's arguments in order. It must be called inside Do and does not
+// wait for the kernel; it panics like the cu binding.
+//
+// Each argument must be a scalar of at most 8 bytes: int32, uint32, int64,
+// uint64, int, uint, float32, float64, bool or cu.DevicePtr (an int or uint
+// is passed as 64 bits: declare it long long in the kernel). Every argument
+// gets its own 8-byte slot, which the driver reads as many bytes of as the
+// kernel's parameter has (little-endian, so a 4-byte parameter sees the low
+// half). cu.LaunchKernel itself reads 8 bytes behind every pointer it is
+// given, which is why the values are copied into slots first.
+func Launch(f cu.Function, blocks, threads, shared int, args ...any) {
+	slots := make([]uint64, len(args))
+	ptrs := make([]unsafe.Pointer, len(args))
+	for i, a := range args {
+		switch v := a.(type) {
+		case int32:
+			slots[i] = uint64(uint32(v))
+		case uint32:
+			slots[i] = uint64(v)
+		case int64:
+			slots[i] = uint64(v)
+		case uint64:
+			slots[i] = v
+		case int:
+			slots[i] = uint64(v)
+		case uint:
+			slots[i] = uint64(v)
+		case float32:
+			slots[i] = uint64(math.Float32bits(v))
+		case float64:
+			slots[i] = math.Float64bits(v)
+		case bool:
+			if v {
+				slots[i] = 1
+			}
+		case cu.DevicePtr:
+			slots[i] = uint64(v)
+		default:
+			panic(fmt.Sprintf("gpu.Launch: argument %d has type %T, not a scalar", i, a))
+		}
+		ptrs[i] = unsafe.Pointer(&slots[i])
+	}
+	cu.LaunchKernel(f, blocks, 1, 1, threads, 1, 1, shared, 0, ptrs)
+}

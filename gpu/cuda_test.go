@@ -1,0 +1,249 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/mumax/3/cuda/cu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/kernels"
+)
+
+// With NQUEENS_REQUIRE_GPU=1 (bundle/run-gpu-checks.sh sets it) the tests
+// fail instead of skipping when there is no usable GPU.
+func requireGPU() bool { return os.Getenv("NQUEENS_REQUIRE_GPU") == "1" }
+
+// openOrSkip opens GPU 0, or skips the test where there is none.
+func openOrSkip(t *testing.T) *Backend {
+	t.Helper()
+	if _, err := Devices(); err != nil {
+		if requireGPU() {
+			t.Fatalf("no GPU: %v", err)
+		}
+		t.Skipf("no GPU: %v", err)
+	}
+	b, err := Open(0)
+	if err != nil {
+		t.Fatalf("Open(0): %v", err)
+	}
+	t.Cleanup(func() {
+		if err := b.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return b
+}
+
+func TestDevices(t *testing.T) {
+	devs, err := Devices()
+	if err != nil {
+		if requireGPU() {
+			t.Fatalf("Devices: %v", err)
+		}
+		t.Logf("Devices: %v (as expected without a GPU)", err)
+		if devs != nil {
+			t.Errorf("Devices returned %v with its error", devs)
+		}
+		if _, err := Open(0); err == nil {
+			t.Errorf("Open(0) succeeded where Devices failed")
+		}
+		return
+	}
+	v, path, err := DriverVersion()
+	t.Logf("driver: CUDA %d.%d from %s (err %v)", v/1000, v%1000/10, path, err)
+	for i, d := range devs {
+		t.Logf("GPU %d: %s, %d SMs, compute %d.%d, %.1f GiB", d.Ordinal, d.Name, d.SMs, d.Major, d.Minor,
+			float64(d.MemBytes)/(1<<30))
+		if d.Ordinal != i || d.Name == "" || d.SMs <= 0 || d.Major <= 0 || d.MemBytes == 0 {
+			t.Errorf("implausible %+v", d)
+		}
+	}
+	if _, err := Open(len(devs)); err == nil {
+		t.Errorf("Open(%d) of a GPU that does not exist succeeded", len(devs))
+	}
+}
+
+// TestMissingDriverLibrary runs this test binary again with the driver
+// library pointed at a file that does not exist: the cuda build must then
+// report the missing driver as an error, as on a machine without the NVIDIA
+// driver.
+func TestMissingDriverLibrary(t *testing.T) {
+	if os.Getenv("NQUEENS_TEST_CHILD") == "1" {
+		_, err := Devices()
+		if err == nil || !strings.Contains(err.Error(), "CUDA driver not found") {
+			t.Fatalf("Devices: error %v, want CUDA driver not found", err)
+		}
+		if _, err := Open(0); err == nil {
+			t.Fatal("Open(0) succeeded without a driver")
+		}
+		if _, _, err := DriverVersion(); err == nil {
+			t.Fatal("DriverVersion succeeded without a driver")
+		}
+		t.Logf("Devices: %v", err)
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestMissingDriverLibrary$", "-test.v")
+	cmd.Env = append(os.Environ(), "NQUEENS_TEST_CHILD=1", "NQUEENS_LIBCUDA=/nonexistent/libcuda.so.1")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestMissingDriverLibrary") {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+}
+
+func TestGuard(t *testing.T) {
+	err := guard("op", func() { panic(cu.ERROR_NO_DEVICE) })
+	var e *Error
+	if !errors.As(err, &e) || e.Code != cu.ERROR_NO_DEVICE || !strings.HasPrefix(err.Error(), "op: ") {
+		t.Errorf("guard of a cu.Result panic: %v", err)
+	}
+	inner := &Error{Op: "load module m", Code: cu.ERROR_INVALID_IMAGE, Detail: "log"}
+	err = guard("GPU 0", func() { panic(inner) })
+	if !errors.As(err, &e) || e != inner || !strings.Contains(err.Error(), "GPU 0: load module m: ") {
+		t.Errorf("guard of an *Error panic: %v", err)
+	}
+	if err := guard("op", func() {}); err != nil {
+		t.Errorf("guard without a panic: %v", err)
+	}
+	defer func() {
+		if r := recover(); r != "bug" {
+			t.Errorf("guard swallowed or changed a non-driver panic: %v", r)
+		}
+	}()
+	_ = guard("op", func() { panic("bug") })
+}
+
+func TestOpenLoadsModules(t *testing.T) {
+	b := openOrSkip(t)
+	t.Logf("%+v; PTX: %s", b.Info(), strings.TrimSpace(kernels.Build()))
+	if got, want := len(b.ctx.modules), len(kernels.PTX()); got != want {
+		t.Errorf("%d modules loaded, want %d", got, want)
+	}
+	err := b.ctx.Do("look up a missing kernel", func() { b.ctx.Function("no_such_kernel") })
+	var e *Error
+	if !errors.As(err, &e) || e.Code != cu.ERROR_NOT_FOUND {
+		t.Errorf("missing kernel: %v", err)
+	}
+	if _, err := b.Solve(context.Background(), 0, nq.Symmetry); err == nil {
+		t.Errorf("Solve(N=0) succeeded")
+	}
+}
+
+func TestCloseTwice(t *testing.T) {
+	b := openOrSkip(t)
+	if err := b.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if err := b.ctx.Do("after close", func() {}); !errors.Is(err, errClosed) {
+		t.Errorf("Do after Close: %v, want errClosed", err)
+	}
+	// The cleanup of openOrSkip closes it again.
+}
+
+// selftestPTX is nvcc 11.8 -ptx -arch=compute_70 of
+//
+//	extern "C" __global__ void nq_selftest(unsigned long long *out,
+//		unsigned long long *sum, int n, long long base, unsigned int step)
+//	{
+//		int i = blockIdx.x * blockDim.x + threadIdx.x;
+//		if (i >= n)
+//			return;
+//		out[i] = (unsigned long long)(base + (long long)i * step);
+//		atomicAdd(sum, (unsigned long long)i);
+//	}
+const selftestPTX = `.version 7.8
+.target sm_70
+.address_size 64
+
+.visible .entry nq_selftest(
+	.param .u64 nq_selftest_param_0,
+	.param .u64 nq_selftest_param_1,
+	.param .u32 nq_selftest_param_2,
+	.param .u64 nq_selftest_param_3,
+	.param .u32 nq_selftest_param_4
+)
+{
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<7>;
+	.reg .b64 	%rd<13>;
+
+	ld.param.u64 	%rd1, [nq_selftest_param_0];
+	ld.param.u64 	%rd2, [nq_selftest_param_1];
+	ld.param.u32 	%r3, [nq_selftest_param_2];
+	ld.param.u64 	%rd3, [nq_selftest_param_3];
+	ld.param.u32 	%r2, [nq_selftest_param_4];
+	mov.u32 	%r4, %ctaid.x;
+	mov.u32 	%r5, %ntid.x;
+	mov.u32 	%r6, %tid.x;
+	mad.lo.s32 	%r1, %r4, %r5, %r6;
+	setp.ge.s32 	%p1, %r1, %r3;
+	@%p1 bra 	$L__BB0_2;
+
+	cvta.to.global.u64 	%rd4, %rd1;
+	cvt.u64.u32 	%rd5, %r2;
+	cvt.s64.s32 	%rd6, %r1;
+	mul.lo.s64 	%rd7, %rd5, %rd6;
+	add.s64 	%rd8, %rd7, %rd3;
+	mul.wide.s32 	%rd9, %r1, 8;
+	add.s64 	%rd10, %rd4, %rd9;
+	st.global.u64 	[%rd10], %rd8;
+	cvta.to.global.u64 	%rd11, %rd2;
+	atom.global.add.u64 	%rd12, [%rd11], %rd6;
+
+$L__BB0_2:
+	ret;
+}
+`
+
+// TestLaunch JIT-compiles a small kernel into the context and checks the
+// launch helper's argument passing (pointers, 32- and 64-bit values).
+func TestLaunch(t *testing.T) {
+	b := openOrSkip(t)
+	const n = 1000
+	const base = -(int64(1) << 40)
+	const step = 3
+	out := make([]uint64, n)
+	var sum uint64
+	err := b.ctx.Do("self-test kernel", func() {
+		mod := loadModule("selftest", selftestPTX)
+		f, ok := moduleFunction(mod, "nq_selftest")
+		if !ok {
+			panic(&Error{Op: "find nq_selftest", Code: cu.ERROR_NOT_FOUND})
+		}
+		dOut := cu.MemAlloc(8 * n)
+		defer cu.MemFree(dOut)
+		dSum := cu.MemAlloc(8)
+		defer cu.MemFree(dSum)
+		cu.MemsetD32(dSum, 0, 2)
+		Launch(f, (n+127)/128, 128, 0, dOut, dSum, int32(n), base, uint32(step))
+		b.ctx.Synchronize()
+		cu.MemcpyDtoH(unsafe.Pointer(&out[0]), dOut, 8*n)
+		cu.MemcpyDtoH(unsafe.Pointer(&sum), dSum, 8)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range out {
+		if want := uint64(base + int64(i)*step); v != want {
+			t.Fatalf("out[%d] = %d, want %d", i, int64(v), int64(want))
+		}
+	}
+	if want := uint64(n * (n - 1) / 2); sum != want {
+		t.Errorf("sum = %d, want %d", sum, want)
+	}
+}
+
+func TestErrorIsOneLine(t *testing.T) {
+	e := &Error{Op: "load module boards", Code: cu.ERROR_INVALID_IMAGE,
+		Detail: "ptxas application ptx input, line 9; error   : bad\nptxas fatal   : failed\n"}
+	s := e.Error()
+	if strings.Contains(s, "\n") || !strings.Contains(s, "line 9; error : bad | ptxas fatal : failed") {
+		t.Errorf("Error() = %q", s)
+	}
+}

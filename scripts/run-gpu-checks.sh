@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# run-gpu-checks.sh: the GPU checks of nqueens-gpu, run from the folder that
+# `make bundle` makes, on a host with an NVIDIA GPU and driver and no Go.
+#
+#   ./run-gpu-checks.sh [LOGDIR]      (LOGDIR defaults to ./logs here)
+#
+# Environment: MAXN (largest N of the counting runs, default 20), DEVICE
+# (GPU ordinal, default 0), STEP_TIMEOUT (seconds per step, default 900).
+#
+# Runs the cuda test binaries (with NQUEENS_REQUIRE_GPU=1: no skipping for
+# want of a GPU) and nqueens-gpu-cuda -n 1-MAXN -device DEVICE for each GPU
+# algorithm, checks every count against the published totals and that the
+# GPU was used (no CPU fallback line), writes one log per step and ends
+# with "N passed, M failed". Exit status 0 only when every step passed.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+logs=${1:-$here/logs}
+maxn=${MAXN:-20}
+device=${DEVICE:-0}
+step_timeout=${STEP_TIMEOUT:-900}
+mkdir -p "$logs"
+logs=$(cd "$logs" && pwd)
+cd "$here"
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); echo "PASS $1 ($2 s)"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1 ($2 s): $3"; }
+
+# run NAME CMD...: runs CMD with stdout in LOGDIR/NAME.out and stderr in
+# LOGDIR/NAME.err; sets rc and secs.
+run() {
+	local name=$1 start
+	shift
+	start=$(date +%s)
+	if command -v timeout >/dev/null; then
+		timeout "$step_timeout" "$@" >"$logs/$name.out" 2>"$logs/$name.err"
+	else
+		"$@" >"$logs/$name.out" 2>"$logs/$name.err"
+	fi
+	rc=$?
+	secs=$(($(date +%s) - start))
+}
+
+# Published totals (OEIS A000170), N = 1..27.
+known=(0 1 0 0 2 10 4 40 92 352 724 2680 14200 73712 365596 2279184 14772512
+	95815104 666090624 4968057848 39029188884 314666222712 2691008701644
+	24233937684440 227514171973736 2207893435808352 22317699616364044
+	234907967154122528)
+
+# check_counts FILE FROM TO: every N in FROM..TO has a table row
+# "N:  Total  Unique ..." in FILE with the published Total.
+check_counts() {
+	local file=$1 from=$2 to=$3 n got bad=""
+	for ((n = from; n <= to; n++)); do
+		got=$(awk -v k="$n:" '$1 == k { print $2; exit }' "$file")
+		if [ "$got" != "${known[n]}" ]; then
+			bad+=" N=$n:${got:-missing}(want ${known[n]})"
+		fi
+	done
+	[ -z "$bad" ] || { echo "$bad"; return 1; }
+}
+
+{
+	echo "date: $(date -u +%FT%TZ)"
+	echo "host: $(uname -a)"
+	echo "glibc: $(ldd --version 2>&1 | head -n 1)"
+	[ -f ptx-build.txt ] && sed 's/^/ptx /' ptx-build.txt
+	if command -v nvidia-smi >/dev/null; then
+		nvidia-smi --query-gpu=index,name,driver_version,memory.total,compute_cap --format=csv 2>&1
+	else
+		echo "nvidia-smi: not found"
+	fi
+} >"$logs/env.log" 2>&1
+cat "$logs/env.log"
+
+# The test binaries.
+for t in ./*.test; do
+	[ -x "$t" ] || continue
+	name=$(basename "$t" .test)-test
+	run "$name" env NQUEENS_REQUIRE_GPU=1 "$t" -test.v -test.count=1
+	if [ "$rc" = 0 ]; then
+		pass "$name" "$secs"
+	else
+		fail "$name" "$secs" "exit $rc; see $logs/$name.out"
+		tail -n 20 "$logs/$name.out"
+	fi
+done
+
+# The counting runs, one per GPU algorithm, after a quick look that the
+# binary uses the GPU at all (a CPU fallback would take hours for N=20).
+fallback_re='running on the CPU|fall(ing)? ?back'
+run preflight ./nqueens-gpu-cuda -n 1 -device "$device"
+if [ "$rc" != 0 ] || grep -Eiq "$fallback_re" "$logs/preflight.err"; then
+	fail preflight "$secs" "exit $rc: $(head -c 500 "$logs/preflight.err")"
+	echo "$passed passed, $failed failed"
+	exit 1
+fi
+pass preflight "$secs"
+for algo in symmetry carrychain; do
+	name=count-$algo-1-$maxn
+	run "$name" ./nqueens-gpu-cuda -n "1-$maxn" -device "$device" -algo "$algo" -v
+	if [ "$rc" != 0 ]; then
+		fail "$name" "$secs" "exit $rc: $(head -c 500 "$logs/$name.err")"
+	elif grep -Eiq "$fallback_re" "$logs/$name.err"; then
+		fail "$name" "$secs" "ran on the CPU: $(head -c 500 "$logs/$name.err")"
+	elif ! why=$(check_counts "$logs/$name.out" 1 "$maxn"); then
+		fail "$name" "$secs" "wrong counts:$why"
+	else
+		pass "$name" "$secs"
+	fi
+	cat "$logs/$name.out"
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
