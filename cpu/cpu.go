@@ -30,10 +30,10 @@ type Options struct {
 	// Select, if not nil, picks the batches to search by index, in the
 	// order they are enumerated (0, 1, ...); the others are skipped.
 	Select func(batch int) bool
-	// Done, if not nil, is called after each batch is searched with its
-	// index and its partial sums (see nq.Reduce). It is called from several
-	// goroutines at once.
-	Done func(batch int, p nq.Partial)
+	// Done, if not nil, is called as batches finish, with their indexes and
+	// their summed partials (see nq.Reduce); the CPU reports one batch per
+	// call. It is called from several goroutines at once.
+	Done func(batches []int, p nq.Partial)
 }
 
 // DefaultBatch is the number of tasks in a batch unless Options say
@@ -93,7 +93,7 @@ func SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Options) (nq.Par
 		}
 		p := smallSolve(n, algo)
 		if opt.Done != nil {
-			opt.Done(0, p)
+			opt.Done([]int{0}, p)
 		}
 		return p, nil
 	}

@@ -159,13 +159,15 @@ func TestSelectedBatchesAddUp(t *testing.T) {
 				opt := Options{
 					Batch:  3,
 					Select: func(b int) bool { return b%2 == part },
-					Done: func(b int, p nq.Partial) {
+					Done: func(bs []int, p nq.Partial) {
 						mu.Lock()
 						defer mu.Unlock()
-						if seen[b] || b%2 != part {
-							t.Errorf("%s N=%d: batch %d reported in part %d", algo, n, b, part)
+						for _, b := range bs {
+							if seen[b] || b%2 != part {
+								t.Errorf("%s N=%d: batch %d reported in part %d", algo, n, b, part)
+							}
+							seen[b] = true
 						}
-						seen[b] = true
 					},
 				}
 				p, err := SolvePartial(context.Background(), n, algo, opt)

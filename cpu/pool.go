@@ -32,7 +32,7 @@ type job[T any] struct {
 // runPool returns the sum of the finished batches. When ctx is cancelled,
 // production stops, workers finish the batch in hand, and ctx's error is
 // returned. An error from produce is returned as is.
-func runPool[T any](ctx context.Context, workers int, sel func(int) bool, done func(int, nq.Partial),
+func runPool[T any](ctx context.Context, workers int, sel func(int) bool, done func([]int, nq.Partial),
 	produce func(send func(T) error) error, work func(T, *tally)) (nq.Partial, error) {
 	if workers < 1 {
 		workers = 1
@@ -55,7 +55,7 @@ func runPool[T any](ctx context.Context, workers int, sel func(int) bool, done f
 				p := t.partial()
 				sum.Add(p)
 				if done != nil {
-					done(j.index, p)
+					done([]int{j.index}, p)
 				}
 			}
 		}(&results[w])

@@ -23,6 +23,23 @@ type DeviceInfo struct {
 	MemBytes uint64 // global memory
 }
 
+// Options tunes a GPU run. The zero value picks sensible defaults. Depth and
+// Batch number the batches exactly as cpu.Options do, so that batches,
+// checkpoints and shards mean the same tasks on every backend.
+type Options struct {
+	// Depth is the number of rows of the partial boards; 0 means
+	// tasks.DefaultDepth.
+	Depth int
+	// Batch is the number of tasks in a numbered batch; 0 means
+	// cpu.DefaultBatch. A launch covers many batches.
+	Batch int
+	// Select, if not nil, picks the batches to search by index.
+	Select func(batch int) bool
+	// Done, if not nil, is called after each launch with the indexes of the
+	// batches it covered and their summed partials (see nq.Reduce).
+	Done func(batches []int, p nq.Partial)
+}
+
 // Algos lists the algorithms that have a GPU kernel.
 func Algos() []nq.Algo { return []nq.Algo{nq.Symmetry, nq.CarryChain} }
 

@@ -25,5 +25,11 @@ func (b *Backend) Solve(ctx context.Context, n int, algo nq.Algo) (nq.Counts, er
 	return nq.Counts{}, ErrNoCUDA
 }
 
+// SolvePartial searches the batches that opt selects and returns their
+// summed partials.
+func (b *Backend) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Options) (nq.Partial, error) {
+	return nq.Partial{}, ErrNoCUDA
+}
+
 // Close releases the GPU context.
 func (b *Backend) Close() error { return nil }

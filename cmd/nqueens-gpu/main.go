@@ -51,7 +51,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 		<-ctx.Done()
 		stop()
 	}()
+	if len(args) > 0 {
+		if sub, ok := subcommands[args[0]]; ok {
+			return sub(ctx, args[1:], stdout, stderr)
+		}
+	}
 	return runWith(ctx, args, stdout, stderr, defaultHooks())
+}
+
+// subcommands maps the first argument of `nqueens-gpu NAME ...` to the
+// code that runs it; without a subcommand the program counts. Each one
+// lives in a file of its own named after it.
+var subcommands = map[string]func(ctx context.Context, args []string, stdout, stderr io.Writer) int{
+	"merge": runMerge,
+	"bench": runBench,
+	"check": runCheck,
 }
 
 // runWith is run with the context and the solver hooks supplied by the

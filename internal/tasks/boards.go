@@ -191,11 +191,26 @@ func (ru *Rules) Canonical(board []uint32) (orbit int, ok bool) {
 	return 8, true
 }
 
-// DefaultDepth picks how many rows to place for a given N so that there are
-// a few thousand boards or more: enough to spread over many workers, few
-// enough that enumeration costs nothing next to the search.
+// DefaultDepth picks how many rows to place for a given N. Every backend
+// uses it, so that batch numbers mean the same tasks on the CPU and on a
+// GPU (checkpoints and shards refer to them). It gives tens of thousands of
+// symmetry boards at N=14, about 250 thousand at N=16 and 14 million at
+// N=20: enough to keep a GPU's threads busy, cheap to enumerate next to the
+// search, and fine-grained enough to balance CPU workers.
 func DefaultDepth(n int) int {
-	d := n / 3
+	var d int
+	switch {
+	case n < 12:
+		d = n / 3
+	case n < 16:
+		d = 5
+	case n < 18:
+		d = 6
+	case n < 24:
+		d = 7
+	default:
+		d = 8
+	}
 	if d < 2 {
 		d = 2
 	}
