@@ -3,10 +3,7 @@
 package gpu
 
 import (
-	"context"
 	"fmt"
-
-	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
 // Backend runs the kernels on one GPU.
@@ -36,17 +33,3 @@ func (b *Backend) Info() DeviceInfo { return b.info }
 
 // Close releases the GPU context.
 func (b *Backend) Close() error { return b.ctx.Close() }
-
-// Solve counts the solutions of the n-queens problem with algo on the GPU.
-//
-// Placeholder until the kernel wrappers exist: it checks its arguments and
-// reports that the kernel is not wired up yet.
-func (b *Backend) Solve(ctx context.Context, n int, algo nq.Algo) (nq.Counts, error) {
-	if err := nq.CheckN(n); err != nil {
-		return nq.Counts{}, err
-	}
-	if !Supports(algo) {
-		return nq.Counts{}, fmt.Errorf("gpu: algorithm %s has no GPU kernel", algo)
-	}
-	return nq.Counts{}, fmt.Errorf("gpu: the %s kernel is not wired up yet", algo)
-}

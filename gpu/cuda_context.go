@@ -171,6 +171,11 @@ func (c *Context) Synchronize() { cu.CtxSynchronize() }
 // half). cu.LaunchKernel itself reads 8 bytes behind every pointer it is
 // given, which is why the values are copied into slots first.
 func Launch(f cu.Function, blocks, threads, shared int, args ...any) {
+	LaunchOn(0, f, blocks, threads, shared, args...)
+}
+
+// LaunchOn is Launch on stream s (0 is the default stream).
+func LaunchOn(s cu.Stream, f cu.Function, blocks, threads, shared int, args ...any) {
 	slots := make([]uint64, len(args))
 	ptrs := make([]unsafe.Pointer, len(args))
 	for i, a := range args {
@@ -202,5 +207,5 @@ func Launch(f cu.Function, blocks, threads, shared int, args ...any) {
 		}
 		ptrs[i] = unsafe.Pointer(&slots[i])
 	}
-	cu.LaunchKernel(f, blocks, 1, 1, threads, 1, 1, shared, 0, ptrs)
+	cu.LaunchKernel(f, blocks, 1, 1, threads, 1, 1, shared, s, ptrs)
 }

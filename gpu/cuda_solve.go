@@ -1,0 +1,264 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"github.com/mumax/3/cuda/cu"
+	"github.com/nqueens-gpu/nqueens-gpu/cpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
+)
+
+// How a solve runs on the GPU:
+//
+//   - A producer goroutine enumerates the tasks on the CPU in numbered
+//     batches (the same numbering as the CPU backend), drops the batches
+//     Options.Select rejects, and packs the rest into launch groups of
+//     about launchTarget of kernel time each.
+//   - The context's thread takes the groups in turn and alternates between
+//     two slots, each with pinned host buffers, device buffers, its own
+//     stream and its own three device counters. While one slot's copies
+//     and kernel run, the other slot's results are read back and the
+//     producer packs the next group, so enumeration, transfers and the
+//     kernels overlap.
+//   - After each launch the host reads back three 64-bit counters (the
+//     kernels reduce C2/C4/C8, or the weighted W2/W4/W8, on the device)
+//     and reports them with the launch's batch indexes to Options.Done.
+
+const (
+	// launchTarget is the kernel time a launch aims at: long enough to
+	// hide launch and copy costs, short enough that a cancelled run stops
+	// promptly and no launch comes near a display watchdog.
+	launchTarget = 200 * time.Millisecond
+	// firstLaunch is the size of the first launches, before the
+	// throughput is known.
+	firstLaunch = 1 << 14
+	// slotBytes bounds one slot's task buffers, which caps the tasks per
+	// launch.
+	slotBytes = 96 << 20
+	// blockThreads is the kernels' block size: 4 warps.
+	blockThreads = 128
+)
+
+// Solve counts the solutions of the n-queens problem with algo on the GPU.
+func (b *Backend) Solve(ctx context.Context, n int, algo nq.Algo) (nq.Counts, error) {
+	p, err := b.SolvePartial(ctx, n, algo, Options{})
+	if err != nil {
+		return nq.Counts{}, err
+	}
+	return nq.Reduce(algo, p)
+}
+
+// SolvePartial searches the batches that opt selects and returns their
+// summed partials (see nq.Reduce). Boards too small to split (N < 4, or
+// N < 5 for the carry chain) are counted on the host.
+func (b *Backend) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Options) (nq.Partial, error) {
+	if err := nq.CheckN(n); err != nil {
+		return nq.Partial{}, err
+	}
+	if !Supports(algo) {
+		return nq.Partial{}, fmt.Errorf("gpu: algorithm %s has no GPU kernel (GPU kernels: symmetry, carrychain)", algo)
+	}
+	copt := cpu.Options{Depth: opt.Depth, Batch: opt.Batch, Select: opt.Select, Done: opt.Done}
+	if n < 4 || (algo == nq.CarryChain && n < 5) {
+		return cpu.SolvePartial(ctx, n, algo, copt)
+	}
+	depth := opt.Depth
+	if depth == 0 {
+		depth = tasks.DefaultDepth(n)
+	}
+	if depth < 2 || depth > n-1 {
+		return nq.Partial{}, fmt.Errorf("gpu: depth %d out of range 2..%d for N=%d", depth, n-1, n)
+	}
+	batch := opt.Batch
+	if batch <= 0 {
+		batch = cpu.DefaultBatch
+	}
+	if err := ctx.Err(); err != nil {
+		return nq.Partial{}, err
+	}
+
+	words := depth // row words per task
+	perTask := 4 * (depth + 3)
+	if algo == nq.CarryChain {
+		words = n
+		perTask = 4*n + 2
+	}
+	capTasks := slotBytes / perTask
+
+	pctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var target atomic.Int64 // tasks per launch
+	target.Store(firstLaunch)
+	groups := make(chan *group, 2)
+	prodErr := make(chan error, 1)
+	go func() {
+		defer close(groups)
+		prodErr <- produce(pctx, n, algo, depth, batch, words, capTasks, &target, opt.Select, groups)
+	}()
+
+	var sum nq.Partial
+	err := b.ctx.Do(fmt.Sprintf("count N=%d with the %s kernel", n, algo), func() {
+		sum = b.consume(pctx, n, algo, depth, words, perTask, capTasks, &target, groups, opt.Done)
+	})
+	cancel()
+	for range groups { // let the producer finish
+	}
+	if perr := <-prodErr; err == nil && perr != nil && perr != context.Canceled {
+		err = perr
+	}
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		return nq.Partial{}, err
+	}
+	return sum, nil
+}
+
+// slot is one set of launch buffers with its own stream.
+type slot struct {
+	stream  cu.Stream
+	host    unsafe.Pointer // pinned: the task arrays, packed as on the device
+	hostOut unsafe.Pointer // pinned: 3 counters
+	dev     cu.DevicePtr   // the task arrays
+	devOut  cu.DevicePtr   // 3 counters
+	bytes   int64
+	busy    *group // launched, not yet read back
+}
+
+// consume runs on the context's thread: it launches each group and reads
+// the results back, two slots deep. A driver failure panics (cu's way) and
+// Do turns it into the error of the solve.
+func (b *Backend) consume(ctx context.Context, n int, algo nq.Algo, depth, words, perTask, capTasks int, target *atomic.Int64,
+	groups <-chan *group, done func([]int, nq.Partial)) nq.Partial {
+	var kernel cu.Function
+	if algo == nq.CarryChain {
+		kernel = b.ctx.Function("nq_carry_frames")
+	} else {
+		kernel = b.ctx.Function("nq_symmetry_boards")
+	}
+	var slots [2]slot
+	defer func() {
+		for i := range slots {
+			slots[i].free()
+		}
+	}()
+	for i := range slots {
+		s := &slots[i]
+		s.stream = cu.StreamCreate()
+		s.bytes = int64(perTask)*int64(capTasks) + 256 // + alignment padding
+		s.host = cu.MemAllocHost(s.bytes)
+		s.hostOut = cu.MemAllocHost(3 * 8)
+		s.dev = cu.MemAlloc(s.bytes)
+		s.devOut = cu.MemAlloc(3 * 8)
+	}
+
+	var sum nq.Partial
+	var tasksDone int64
+	var gpuTime time.Duration
+	started := time.Now()
+	finish := func(s *slot) {
+		if s.busy == nil {
+			return
+		}
+		s.stream.Synchronize()
+		out := unsafe.Slice((*uint64)(s.hostOut), 3)
+		p := nq.Partial{0, out[0], out[1], out[2]}
+		sum.Add(p)
+		if done != nil {
+			done(s.busy.batches, p)
+		}
+		// Aim the next launches at launchTarget from the throughput so far.
+		tasksDone += int64(s.busy.count)
+		gpuTime = time.Since(started)
+		if gpuTime > 0 {
+			t := int64(float64(tasksDone) * launchTarget.Seconds() / gpuTime.Seconds())
+			target.Store(min(max(t, 1<<12), int64(capTasks)))
+		}
+		s.busy = nil
+	}
+	next := 0
+	for g := range groups {
+		if ctx.Err() != nil {
+			break
+		}
+		s := &slots[next]
+		next ^= 1
+		finish(s)
+		s.launch(kernel, n, algo, depth, words, g)
+	}
+	finish(&slots[next])
+	finish(&slots[next^1])
+	return sum
+}
+
+// launch copies g into the slot's buffers and queues the copies, the
+// kernel and the read-back on the slot's stream.
+func (s *slot) launch(kernel cu.Function, n int, algo nq.Algo, depth, words int, g *group) {
+	host := unsafe.Slice((*byte)(s.host), s.bytes)
+	off := 0
+	put32 := func(src []uint32) cu.DevicePtr {
+		at := off
+		off += copy(unsafe.Slice((*uint32)(unsafe.Pointer(&host[at])), len(src)), src) * 4
+		off = (off + 15) &^ 15
+		return s.dev + cu.DevicePtr(at)
+	}
+	put8 := func(src []uint8) cu.DevicePtr {
+		at := off
+		off += copy(host[at:], src)
+		off = (off + 15) &^ 15
+		return s.dev + cu.DevicePtr(at)
+	}
+	blocks := (g.count + blockThreads - 1) / blockThreads
+	cu.MemsetD32Async(s.devOut, 0, 6, s.stream)
+	if algo == nq.CarryChain {
+		rows := put32(g.rows)
+		weight := put8(g.weight)
+		sym := put8(g.sym180)
+		cu.MemcpyHtoDAsync(s.dev, s.host, int64(off), s.stream)
+		LaunchOn(s.stream, kernel, blocks, blockThreads, 0,
+			int32(n), int32(g.count), rows, weight, sym, s.devOut)
+	} else {
+		rows := put32(g.rows)
+		left := put32(g.left)
+		down := put32(g.down)
+		right := put32(g.right)
+		cu.MemcpyHtoDAsync(s.dev, s.host, int64(off), s.stream)
+		LaunchOn(s.stream, kernel, blocks, blockThreads, 0,
+			int32(n), int32(depth), int32(g.count), rows, left, down, right, s.devOut)
+	}
+	cu.MemcpyDtoHAsync(s.hostOut, s.devOut, 3*8, s.stream)
+	s.busy = g
+}
+
+// free releases the slot's buffers and stream; it runs also after a
+// failed driver call, so its own failures are ignored.
+func (s *slot) free() {
+	try := func(f func()) {
+		defer func() { _ = recover() }()
+		f()
+	}
+	if s.stream != 0 {
+		try(func() { s.stream.Synchronize() })
+		try(func() { s.stream.Destroy() })
+	}
+	if s.host != nil {
+		try(func() { cu.MemFreeHost(s.host) })
+	}
+	if s.hostOut != nil {
+		try(func() { cu.MemFreeHost(s.hostOut) })
+	}
+	if s.dev != 0 {
+		try(func() { cu.MemFree(s.dev) })
+	}
+	if s.devOut != 0 {
+		try(func() { cu.MemFree(s.devOut) })
+	}
+}

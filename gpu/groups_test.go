@@ -1,0 +1,90 @@
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+
+	"github.com/nqueens-gpu/nqueens-gpu/cpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
+	"github.com/nqueens-gpu/nqueens-gpu/kernels/host"
+)
+
+// The launch groups a GPU solve builds, each run through the kernels'
+// per-task search on the host (the same C code the device runs), add up to
+// the CPU backend's counts, and every selected batch lands in exactly one
+// group.
+func TestGroupsCoverSelectedBatches(t *testing.T) {
+	if !host.Enabled {
+		t.Skip("kernels/host needs cgo")
+	}
+	for _, algo := range Algos() {
+		for _, n := range []int{5, 8, 11, 12} {
+			for _, sel := range []func(int) bool{nil, func(i int) bool { return i%3 != 1 }} {
+				name := fmt.Sprintf("%s/N=%d/select=%v", algo, n, sel != nil)
+				t.Run(name, func(t *testing.T) {
+					depth, batch := tasks.DefaultDepth(n), 4
+					words, capTasks := depth, 50
+					if algo == nq.CarryChain {
+						words = n
+					}
+					var target atomic.Int64
+					target.Store(9) // small groups: many of them
+					out := make(chan *group, 100000)
+					if err := produce(context.Background(), n, algo, depth, batch, words, capTasks, &target, sel, out); err != nil {
+						t.Fatal(err)
+					}
+					close(out)
+					var sum nq.Partial
+					seen := map[int]bool{}
+					for g := range out {
+						if g.count == 0 || g.count > capTasks || len(g.rows) != g.count*words {
+							t.Fatalf("group of %d tasks with %d row words", g.count, len(g.rows))
+						}
+						for _, b := range g.batches {
+							if seen[b] {
+								t.Fatalf("batch %d in two groups", b)
+							}
+							seen[b] = true
+						}
+						var p nq.Partial
+						if algo == nq.CarryChain {
+							f := &tasks.Frames{N: n, Rows: g.rows, Weight: g.weight, Sym180: g.sym180}
+							p[1], p[2], p[3] = host.Frames(f)
+						} else {
+							b := &tasks.Boards{N: n, Kind: tasks.Symmetry, Depth: depth, Rows: g.rows, Left: g.left, Down: g.down, Right: g.right}
+							p[1], p[2], p[3] = host.Boards(b)
+						}
+						sum.Add(p)
+					}
+					want, err := cpu.SolvePartial(context.Background(), n, algo, cpu.Options{Depth: depth, Batch: batch, Select: sel})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if sum != want {
+						t.Errorf("groups sum to %v, the CPU backend to %v", sum, want)
+					}
+					for b := range seen {
+						if sel != nil && !sel(b) {
+							t.Errorf("batch %d was not selected", b)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestProduceStopsWhenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var target atomic.Int64
+	target.Store(1)
+	out := make(chan *group) // nobody reads: the producer must give up
+	cancel()
+	err := produce(ctx, 12, nq.Symmetry, 5, 4, 5, 100, &target, nil, out)
+	if err != context.Canceled {
+		t.Errorf("got %v, want context.Canceled", err)
+	}
+}
