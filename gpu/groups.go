@@ -87,4 +87,3 @@ func produce(ctx context.Context, n int, algo nq.Algo, depth, batch, words, capT
 	}
 	return flush()
 }
-
