@@ -4,8 +4,10 @@
 #
 #   ./run-gpu-checks.sh [LOGDIR]      (LOGDIR defaults to ./logs here)
 #
-# Environment: MAXN (largest N of the counting runs, default 20), DEVICE
-# (GPU ordinal, default 0), STEP_TIMEOUT (seconds per step, default 900).
+# Environment: MAXN (largest N of the counting runs, default 20), CLASSN
+# (largest N whose C2/C4/C8 are compared with the CPU path, default 17),
+# TIMEN (largest N of the timed runs from 18, default 22), DEVICE (GPU
+# ordinal, default 0), STEP_TIMEOUT (seconds per step, default 900).
 #
 # Runs the cuda test binaries (with NQUEENS_REQUIRE_GPU=1: no skipping for
 # want of a GPU) and nqueens-gpu-cuda -n 1-MAXN -device DEVICE for each GPU
@@ -109,6 +111,56 @@ for algo in symmetry carrychain; do
 		fail "$name" "$secs" "wrong counts:$why"
 	else
 		pass "$name" "$secs"
+	fi
+	cat "$logs/$name.out"
+done
+
+# The class counts: every GPU algorithm's Total, Unique, C2, C4 and C8
+# equal the CPU path's for N <= CLASSN (default 17).
+classn=${CLASSN:-17}
+[ "$classn" -gt "$maxn" ] && classn=$maxn
+run count-cpu-1-$classn ./nqueens-gpu-cuda -n "1-$classn" -device cpu -v
+for algo in symmetry carrychain; do
+	name=classes-$algo-1-$classn
+	start=$(date +%s)
+	# columns 1-6 of the -v table: N, Total, Unique, C2, C4, C8
+	if diff <(awk '$1 ~ /^[0-9]+:$/ { print $1, $2, $3, $4, $5, $6 }' "$logs/count-cpu-1-$classn.out") \
+		<(awk -v m="$classn" '$1 ~ /^[0-9]+:$/ && $1 + 0 <= m { print $1, $2, $3, $4, $5, $6 }' "$logs/count-$algo-1-$maxn.out") \
+		>"$logs/$name.diff"; then
+		pass "$name" $(($(date +%s) - start))
+	else
+		fail "$name" $(($(date +%s) - start)) "GPU and CPU classes differ; see $logs/$name.diff"
+	fi
+done
+
+# compute-sanitizer (part of the CUDA toolkit) on a small N: memory errors
+# and shared-memory races in both kernels.
+if sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null); then
+	for tool in memcheck racecheck; do
+		for algo in symmetry carrychain; do
+			name=sanitizer-$tool-$algo
+			run "$name" "$sanitizer" --tool "$tool" --error-exitcode 99 ./nqueens-gpu-cuda -n 11 -device "$device" -algo "$algo"
+			if [ "$rc" = 0 ] && grep -q 'ERROR SUMMARY: 0 errors\|RACECHECK SUMMARY: 0 hazards' "$logs/$name.err" "$logs/$name.out"; then
+				pass "$name" "$secs"
+			else
+				fail "$name" "$secs" "exit $rc; see $logs/$name.err"
+			fi
+		done
+	done
+else
+	echo "compute-sanitizer: not found, skipped (not counted)"
+fi
+
+# Timings for the benchmark record: one JSON line per N with the wall time
+# of the count (the process's own start-up is in the step's time).
+timen=${TIMEN:-22}
+for algo in symmetry carrychain; do
+	name=time-$algo-18-$timen
+	run "$name" ./nqueens-gpu-cuda -n "18-$timen" -device "$device" -algo "$algo" -json
+	if [ "$rc" = 0 ] && ! grep -Eiq "$fallback_re" "$logs/$name.err"; then
+		pass "$name" "$secs"
+	else
+		fail "$name" "$secs" "exit $rc: $(head -c 500 "$logs/$name.err")"
 	fi
 	cat "$logs/$name.out"
 done
