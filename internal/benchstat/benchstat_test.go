@@ -1,0 +1,183 @@
+package benchstat
+
+import (
+	"errors"
+	"math"
+	"testing"
+)
+
+// The "sleep" data of Student (1908), as shipped with R: extra hours of
+// sleep of 10 patients under two drugs. R's documented outputs are
+//
+//	t.test(extra ~ group, data = sleep)
+//	  t = -1.8608, df = 17.776, p-value = 0.07939
+//	  95 percent confidence interval: -3.3654832  0.2054832
+//	  sample estimates: mean in group 1 0.75, mean in group 2 2.33
+//	t.test(sleep$extra[1:10])
+//	  95 percent confidence interval: -0.5297804  2.0297804
+var (
+	sleep1 = []float64{0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0}
+	sleep2 = []float64{1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4}
+)
+
+func near(got, want, tol float64) bool { return math.Abs(got-want) <= tol }
+
+func TestWelchSleep(t *testing.T) {
+	w, err := WelchTest(sleep1, sleep2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks := []struct {
+		name      string
+		got, want float64
+		tol       float64
+	}{
+		{"mean A", w.MeanA, 0.75, 1e-12},
+		{"mean B", w.MeanB, 2.33, 1e-12},
+		{"diff", w.Diff, -1.58, 1e-12},
+		{"t", w.T, -1.8608, 5e-5},
+		{"df", w.DF, 17.776, 5e-4},
+		{"p", w.P, 0.07939, 5e-6},
+		{"CI low", w.CILow, -3.3654832, 5e-7},
+		{"CI high", w.CIHigh, 0.2054832, 5e-7},
+		// Pooled s = sqrt((1.789010² + 2.002249²)/2) = 1.898625;
+		// d = -1.58/1.898625 = -0.832181; g = d·(1 - 3/71) = -0.797019.
+		{"Hedges g", w.HedgesG, -0.797019, 5e-6},
+		{"ratio", w.Ratio, 0.75 / 2.33, 1e-12},
+	}
+	for _, c := range checks {
+		if !near(c.got, c.want, c.tol) {
+			t.Errorf("%s = %.7f, want %.7f", c.name, c.got, c.want)
+		}
+	}
+	if w.Significant {
+		t.Errorf("p = %.5f reported significant at 5%%", w.P)
+	}
+	// The test is antisymmetric.
+	r, _ := WelchTest(sleep2, sleep1)
+	if !near(r.T, -w.T, 1e-12) || !near(r.P, w.P, 1e-12) || !near(r.HedgesG, -w.HedgesG, 1e-12) {
+		t.Errorf("swapped samples: t=%v p=%v g=%v, want %v %v %v", r.T, r.P, r.HedgesG, -w.T, w.P, -w.HedgesG)
+	}
+}
+
+func TestWelchCases(t *testing.T) {
+	tests := []struct {
+		name    string
+		a, b    []float64
+		err     error
+		signif  bool
+		t, p    float64
+		checkTP bool
+	}{
+		{name: "too few a", a: []float64{1}, b: []float64{1, 2}, err: ErrTooFew},
+		{name: "too few b", a: []float64{1, 2}, b: nil, err: ErrTooFew},
+		{name: "identical constants", a: []float64{2, 2, 2}, b: []float64{2, 2}, t: 0, p: 1, checkTP: true},
+		{name: "different constants", a: []float64{3, 3}, b: []float64{2, 2, 2}, signif: true, t: math.Inf(1), p: 0, checkTP: true},
+		{name: "clearly faster", a: []float64{1.00, 1.01, 0.99, 1.00, 1.02}, b: []float64{2.00, 2.02, 1.98, 2.01, 1.99}, signif: true},
+		{name: "same distribution", a: []float64{1, 2, 3, 4, 5}, b: []float64{1.1, 2.1, 2.9, 3.9, 5.1}, signif: false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w, err := WelchTest(tc.a, tc.b)
+			if !errors.Is(err, tc.err) {
+				t.Fatalf("error %v, want %v", err, tc.err)
+			}
+			if err != nil {
+				return
+			}
+			if w.Significant != tc.signif {
+				t.Errorf("significant = %v (p=%v), want %v", w.Significant, w.P, tc.signif)
+			}
+			if tc.checkTP && (w.T != tc.t || w.P != tc.p) {
+				t.Errorf("t=%v p=%v, want t=%v p=%v", w.T, w.P, tc.t, tc.p)
+			}
+			if w.P < 0 || w.P > 1 {
+				t.Errorf("p = %v outside [0, 1]", w.P)
+			}
+		})
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	tests := []struct {
+		name string
+		xs   []float64
+		want Summary
+		tol  float64
+	}{
+		{
+			name: "one run",
+			xs:   []float64{2.5},
+			want: Summary{Runs: 1, Mean: 2.5, Median: 2.5, Min: 2.5, Max: 2.5, CILow: 2.5, CIHigh: 2.5},
+		},
+		{
+			name: "two runs",
+			xs:   []float64{3, 1},
+			// s = sqrt(2), t(0.975, 1) = 12.706205, half = 12.706205·sqrt(2)/sqrt(2).
+			want: Summary{Runs: 2, Mean: 2, StdDev: math.Sqrt2, Median: 2, Min: 1, Max: 3, CILow: 2 - 12.7062047, CIHigh: 2 + 12.7062047},
+			tol:  1e-6,
+		},
+		{
+			name: "odd count, unsorted",
+			xs:   []float64{5, 1, 4, 2, 3},
+			// s = sqrt(2.5), t(0.975, 4) = 2.7764451, half = 2.7764451·sqrt(0.5).
+			want: Summary{Runs: 5, Mean: 3, StdDev: math.Sqrt(2.5), Median: 3, Min: 1, Max: 5, CILow: 3 - 1.9632432, CIHigh: 3 + 1.9632432},
+			tol:  1e-6,
+		},
+		{
+			name: "sleep group 1",
+			xs:   sleep1,
+			// R: mean 0.75, sd 1.789010, CI -0.5297804 2.0297804.
+			want: Summary{Runs: 10, Mean: 0.75, StdDev: 1.789010, Median: 0.35, Min: -1.6, Max: 3.7, CILow: -0.5297804, CIHigh: 2.0297804},
+			tol:  1e-6,
+		},
+		{
+			name: "even count median",
+			xs:   []float64{4, 1, 3, 2},
+			want: Summary{Runs: 4, Mean: 2.5, StdDev: math.Sqrt(5.0 / 3), Median: 2.5, Min: 1, Max: 4, CILow: 2.5 - 2.0542603, CIHigh: 2.5 + 2.0542603},
+			tol:  1e-6,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			in := append([]float64(nil), tc.xs...)
+			got, err := Summarize(tc.xs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range in {
+				if in[i] != tc.xs[i] {
+					t.Fatalf("Summarize modified its input: %v, was %v", tc.xs, in)
+				}
+			}
+			w := tc.want
+			if got.Runs != w.Runs || !near(got.Mean, w.Mean, tc.tol) || !near(got.StdDev, w.StdDev, tc.tol) ||
+				!near(got.Median, w.Median, tc.tol) || got.Min != w.Min || got.Max != w.Max ||
+				!near(got.CILow, w.CILow, tc.tol) || !near(got.CIHigh, w.CIHigh, tc.tol) {
+				t.Errorf("Summarize(%v) =\n %+v\nwant\n %+v", tc.xs, got, w)
+			}
+		})
+	}
+}
+
+func TestSummarizeErrors(t *testing.T) {
+	if _, err := Summarize(nil); !errors.Is(err, ErrEmpty) {
+		t.Errorf("Summarize(nil): %v, want ErrEmpty", err)
+	}
+	for _, x := range []float64{math.NaN(), math.Inf(1)} {
+		if _, err := Summarize([]float64{1, x}); err == nil {
+			t.Errorf("Summarize with %v: no error", x)
+		}
+	}
+}
+
+func TestEffectWord(t *testing.T) {
+	for _, c := range []struct {
+		g    float64
+		want string
+	}{{0, "negligible"}, {-0.19, "negligible"}, {0.3, "small"}, {-0.6, "medium"}, {0.8, "large"}, {math.Inf(-1), "large"}, {math.NaN(), "unknown"}} {
+		if got := EffectWord(c.g); got != c.want {
+			t.Errorf("EffectWord(%v) = %q, want %q", c.g, got, c.want)
+		}
+	}
+}
