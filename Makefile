@@ -7,6 +7,7 @@
 #   make gpu        CUDA binary bin/nqueens-gpu-cuda (needs nvcc and cuda.h, no driver)
 #   make test-cuda  go vet and go test of the cuda build (passes without a GPU)
 #   make bundle     bundle/: what a GPU host without Go needs to run the GPU checks
+#   make bench-cpu  time the CPU path next to ../shared/bench/refcount.c (N=16,17)
 #   make clean
 #
 # The CUDA binary does not link libcuda: gpu/cudashim.c opens libcuda.so.1
@@ -48,7 +49,7 @@ PTX_OUT  := $(CU_SRCS:kernels/%.cu=kernels/ptx/%.ptx)
 BIN      := bin/nqueens-gpu
 BIN_CUDA := bin/nqueens-gpu-cuda
 
-.PHONY: all build test cuda-deps ptx gpu test-cuda bundle clean FORCE
+.PHONY: all build test cuda-deps ptx gpu test-cuda bundle bench-cpu clean FORCE
 
 all: build
 
@@ -118,6 +119,17 @@ bundle: gpu
 	cp scripts/run-gpu-checks.sh bundle/
 	cp kernels/ptx/BUILD.txt bundle/ptx-build.txt
 	@ls -l bundle
+
+# The CPU path next to the classic C counter, in one run: alternating runs,
+# medians, peak memory, the ratio ours/refcount, and a check that both
+# programs print the same counts.
+REFCOUNT_SRC ?= ../shared/bench/refcount.c
+BENCH_N      ?= 16,17
+BENCH_RUNS   ?= 3
+bench-cpu: build
+	@mkdir -p bin
+	$(CC) -O3 -march=native -o bin/refcount $(REFCOUNT_SRC)
+	$(GO) run ./scripts/cpubench -ours $(BIN) -refcount bin/refcount -n $(BENCH_N) -runs $(BENCH_RUNS)
 
 clean:
 	rm -rf bin bundle kernels/ptx
