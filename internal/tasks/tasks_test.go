@@ -253,3 +253,49 @@ func ExampleEnumerateFrames() {
 	fmt.Println("canonical frames for N=8:", count)
 	// Output: canonical frames for N=8: 179
 }
+
+var errStop = fmt.Errorf("stop")
+
+// N=28, the first open case, fits the words: the first batches of boards
+// and frames place queens only on the board, and the rules' masks cover
+// exactly the columns they should.
+func TestN28Words(t *testing.T) {
+	const n = 28
+	mask := uint32(1)<<n - 1
+	err := tasks.EnumerateBoards(n, tasks.Symmetry, tasks.DefaultDepth(n), 256, func(b *tasks.Boards) error {
+		for i := 0; i < b.Len(); i++ {
+			checkWords(t, b, i)
+			if b.Down[i]&^mask != 0 || bits.OnesCount32(b.Down[i]) != b.Depth {
+				t.Fatalf("board %d: down word %#x", i, b.Down[i])
+			}
+		}
+		return errStop
+	})
+	if err != errStop {
+		t.Fatalf("boards: %v", err)
+	}
+	ru := tasks.RulesFor(n, 1<<3, 0)
+	if want := uint32(0b111) | uint32(0b111)<<(n-3); ru.LastMask != want || ru.Mask != mask || ru.SideMask != 1|1<<(n-1) {
+		t.Errorf("N=28 rules %+v, want LastMask %#x", ru, want)
+	}
+	err = tasks.EnumerateFrames(n, 64, func(f *tasks.Frames) error {
+		for i := 0; i < f.Len(); i++ {
+			var cols uint32
+			placed := 0
+			for _, b := range f.Frame(i) {
+				if b&^mask != 0 || bits.OnesCount32(b) > 1 {
+					t.Fatalf("frame %d has row word %#x", i, b)
+				}
+				cols |= b
+				placed += bits.OnesCount32(b)
+			}
+			if bits.OnesCount32(cols) != placed || placed < 4 || placed > 8 {
+				t.Fatalf("frame %d: %d queens in %d columns", i, placed, bits.OnesCount32(cols))
+			}
+		}
+		return errStop
+	})
+	if err != errStop {
+		t.Fatalf("frames: %v", err)
+	}
+}
