@@ -30,16 +30,16 @@ func (c Comparison) Verdict() string {
 		dir = "faster"
 	}
 	if !w.Significant {
-		return fmt.Sprintf("no significant difference at 5%% (p=%s)", formatP(w.P))
+		return fmt.Sprintf("no significant difference at 5%% (%s)", formatP(w.P))
 	}
-	return fmt.Sprintf("%s, significant at 5%% (p=%s), %s effect", dir, formatP(w.P), benchstat.EffectWord(w.HedgesG))
+	return fmt.Sprintf("%s, significant at 5%% (%s), %s effect", dir, formatP(w.P), benchstat.EffectWord(w.HedgesG))
 }
 
 func formatP(p float64) string {
 	if p < 1e-4 {
-		return "<0.0001"
+		return "p<0.0001"
 	}
-	return fmt.Sprintf("%.4f", p)
+	return fmt.Sprintf("p=%.4f", p)
 }
 
 // Pairing of series: what a series of the new document is compared with.

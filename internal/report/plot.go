@@ -117,12 +117,14 @@ func WritePlot(w io.Writer, format, title string, series []PlotSeries) error {
 	if drawn == 0 {
 		return errors.New("nothing to plot: no positive timings")
 	}
-	// Whole decades on the time axis, half a step of padding on N.
+	// The time axis starts at a whole decade and leaves room above the
+	// data for the legend in the top left corner; N gets half a step of
+	// padding.
 	p.Y.Min = math.Pow(10, math.Floor(math.Log10(lo)))
-	p.Y.Max = math.Pow(10, math.Ceil(math.Log10(hi)))
-	if p.Y.Max <= p.Y.Min {
-		p.Y.Max = p.Y.Min * 10
-	}
+	top := math.Max(hi, p.Y.Min*10)
+	rows := float64(drawn) * 1.3 * float64(p.Legend.TextStyle.Font.Size)
+	frac := math.Min(0.6, (rows+6)/float64(plotHeight-vg.Inch))
+	p.Y.Max = math.Pow(10, math.Log10(p.Y.Min)+math.Log10(top/p.Y.Min)/(1-frac))
 	p.X.Min, p.X.Max = float64(minN)-0.5, float64(maxN)+0.5
 
 	wt, err := p.WriterTo(plotWidth, plotHeight, format)
