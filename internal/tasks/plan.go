@@ -1,0 +1,73 @@
+package tasks
+
+import (
+	"crypto/sha256"
+	"math/bits"
+)
+
+// Digest summarises a task list without searching it: the number of tasks,
+// the number of batches they fall into, and a SHA-256 over every task in
+// enumeration order. Two runs whose digests are equal hand out the same
+// tasks under the same batch numbers, so their batches can be combined
+// (checkpoints, shards, several devices).
+type Digest struct {
+	Tasks   int64
+	Batches int
+	SHA256  [32]byte
+}
+
+// DigestBoards enumerates the partial boards that EnumerateBoards lists for
+// the same arguments and digests them. Each board enters the hash as its
+// depth column numbers, one byte each; the attack words follow from them.
+func DigestBoards(n int, k Kind, depth, batch int) (Digest, error) {
+	var d Digest
+	h := sha256.New()
+	var buf []byte
+	err := EnumerateBoards(n, k, depth, batch, func(b *Boards) error {
+		buf = buf[:0]
+		for _, r := range b.Rows {
+			buf = append(buf, byte(bits.TrailingZeros32(r)))
+		}
+		h.Write(buf)
+		d.Tasks += int64(b.Len())
+		d.Batches++
+		return nil
+	})
+	if err != nil {
+		return Digest{}, err
+	}
+	h.Sum(d.SHA256[:0])
+	return d, nil
+}
+
+// DigestFrames enumerates the carry-chain frames that EnumerateFrames lists
+// for the same arguments and digests them. Each frame enters the hash as N
+// bytes, one per row (0 for a row the frame leaves empty, else the queen's
+// column plus one), then its weight and its half-turn flag.
+func DigestFrames(n, batch int) (Digest, error) {
+	var d Digest
+	h := sha256.New()
+	var buf []byte
+	err := EnumerateFrames(n, batch, func(f *Frames) error {
+		buf = buf[:0]
+		for i := 0; i < f.Len(); i++ {
+			for _, r := range f.Frame(i) {
+				var c byte
+				if r != 0 {
+					c = byte(bits.TrailingZeros32(r)) + 1
+				}
+				buf = append(buf, c)
+			}
+			buf = append(buf, f.Weight[i], f.Sym180[i])
+		}
+		h.Write(buf)
+		d.Tasks += int64(f.Len())
+		d.Batches++
+		return nil
+	})
+	if err != nil {
+		return Digest{}, err
+	}
+	h.Sum(d.SHA256[:0])
+	return d, nil
+}
