@@ -1,0 +1,482 @@
+package job
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nqueens-gpu/nqueens-gpu/cpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+)
+
+// fakePlan is the plan of a job of nb batches of fake tasks.
+func fakePlan(nb int) func(Spec) (Plan, error) {
+	return func(s Spec) (Plan, error) {
+		s = s.Normalize()
+		return Plan{N: s.N, Algo: s.Algo, Tasks: "fake", Batch: s.Batch, Batches: nb,
+			TaskCount: int64(nb)*int64(s.Batch) - 3, TaskSHA256: "fake"}, nil
+	}
+}
+
+// fakePartial is what fake batch i adds up to: distinct for every batch, so
+// that a batch counted twice or not at all changes the sum.
+func fakePartial(i int) nq.Partial {
+	return nq.Partial{0, uint64(i % 7), uint64(i*i + 1), uint64(1) << (i % 40)}
+}
+
+func fakeSum(nb int, sh Shard) nq.Partial {
+	var p nq.Partial
+	for i := 0; i < nb; i++ {
+		if sh.Has(i) {
+			p.Add(fakePartial(i))
+		}
+	}
+	return p
+}
+
+// fakeWorker goes through nb batches like a backend, searching the ones
+// sel grants; it reports per batch, or per group of launch batches like a
+// GPU. It sleeps a little now and then so that workers interleave.
+type fakeWorker struct {
+	nb, launch int
+	seed       int64
+	failAt     int           // fail on claiming this many batches (-1: never)
+	startDelay time.Duration // wait before the first batch
+	mu         sync.Mutex
+	got        []int
+}
+
+func (f *fakeWorker) run(ctx context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
+	rng := rand.New(rand.NewSource(f.seed))
+	var group []int
+	var gp nq.Partial
+	flush := func() {
+		if len(group) > 0 {
+			done(group, gp)
+			f.mu.Lock()
+			f.got = append(f.got, group...)
+			f.mu.Unlock()
+			group, gp = nil, nq.Partial{}
+		}
+	}
+	launch := f.launch
+	if launch < 1 {
+		launch = 1
+	}
+	time.Sleep(f.startDelay)
+	claims := 0
+	for i := 0; i < f.nb; i++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if !sel(i) {
+			continue
+		}
+		if claims++; claims == f.failAt {
+			return errors.New("device lost")
+		}
+		if rng.Intn(8) == 0 {
+			time.Sleep(time.Duration(rng.Intn(200)) * time.Microsecond)
+		}
+		group = append(group, i)
+		gp.Add(fakePartial(i))
+		if len(group) == launch {
+			flush()
+		}
+	}
+	flush()
+	return nil
+}
+
+func workersOf(fs ...*fakeWorker) []Worker {
+	ws := make([]Worker, len(fs))
+	for i, f := range fs {
+		ws[i] = Worker{Name: fmt.Sprintf("fake%d", i), Run: f.run}
+	}
+	return ws
+}
+
+// Several workers sharing the queue count every batch exactly once and give
+// the single worker's sum, whatever their mix of report sizes.
+func TestSharedQueue(t *testing.T) {
+	const nb = 3000
+	want := fakeSum(nb, Shard{})
+	for _, launches := range [][]int{{1}, {1, 1}, {1, 64}, {64, 64, 1}, {1, 1, 1, 1, 17}} {
+		var fs []*fakeWorker
+		for i, l := range launches {
+			fs = append(fs, &fakeWorker{nb: nb, launch: l, seed: int64(i), failAt: -1})
+		}
+		j, err := New(Config{Spec: Spec{N: 16, Algo: nq.Symmetry}, Workers: workersOf(fs...), Plan: fakePlan(nb), NeedPlan: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := j.Run(context.Background())
+		if err != nil {
+			t.Fatalf("%v: %v", launches, err)
+		}
+		if res.Partial != want || res.Batches != nb || !res.Complete {
+			t.Errorf("%v: got %v in %d batches, want %v in %d", launches, res.Partial, res.Batches, want, nb)
+		}
+		seen := make(map[int]bool)
+		for _, f := range fs {
+			for _, i := range f.got {
+				if seen[i] {
+					t.Fatalf("%v: batch %d searched twice", launches, i)
+				}
+				seen[i] = true
+			}
+		}
+		st := j.Status()
+		total := 0
+		for _, w := range st.Workers {
+			total += w.Batches
+		}
+		if total != nb || st.DoneBatches != nb || st.TotalBatches != nb || st.DoneTasks != st.TotalTasks || st.TotalTasks != int64(nb)*256-3 {
+			t.Errorf("%v: status %+v", launches, st)
+		}
+	}
+}
+
+// Real CPU workers, two of them with one goroutine each plus a third with
+// a different batch report pattern, give the published counts.
+func TestCPUWorkers(t *testing.T) {
+	for _, algo := range []nq.Algo{nq.Symmetry, nq.CarryChain, nq.Mirror} {
+		for _, n := range []int{1, 4, 5, 8, 11, 12} {
+			cpuWorker := func(name string, workers int) Worker {
+				return Worker{Name: name, Run: func(ctx context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
+					_, err := cpu.SolvePartial(ctx, n, algo, cpu.Options{Workers: workers, Batch: 8, Select: sel, Done: done})
+					return err
+				}}
+			}
+			j, err := New(Config{Spec: Spec{N: n, Algo: algo, Batch: 8}, NeedPlan: true,
+				Workers: []Worker{cpuWorker("a", 1), cpuWorker("b", 1), cpuWorker("c", 2)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := j.Run(context.Background())
+			if err != nil {
+				t.Fatalf("%s N=%d: %v", algo, n, err)
+			}
+			want, _ := known.Lookup(n)
+			if res.Counts.Total() != want.Total || res.Counts.Unique() != want.Unique {
+				t.Errorf("%s N=%d: %v, want total %d unique %d", algo, n, res.Counts, want.Total, want.Unique)
+			}
+			if !res.HavePlan || res.Batches != res.Plan.Batches {
+				t.Errorf("%s N=%d: %d batches counted, plan %+v", algo, n, res.Batches, res.Plan)
+			}
+		}
+	}
+}
+
+// A worker that fails leaves its batches to the others.
+func TestWorkerFailure(t *testing.T) {
+	const nb = 500
+	var warnings []string
+	var mu sync.Mutex
+	warn := func(s string) { mu.Lock(); warnings = append(warnings, s); mu.Unlock() }
+	bad := &fakeWorker{nb: nb, launch: 32, seed: 1, failAt: 100}
+	good := &fakeWorker{nb: nb, launch: 1, seed: 2, failAt: -1, startDelay: 20 * time.Millisecond}
+	j, _ := New(Config{Spec: Spec{N: 16, Algo: nq.Symmetry}, Workers: workersOf(bad, good), Plan: fakePlan(nb), NeedPlan: true, Warn: warn})
+	res, err := j.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Partial != fakeSum(nb, Shard{}) {
+		t.Errorf("sum %v, want %v", res.Partial, fakeSum(nb, Shard{}))
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "fake0: device lost") {
+		t.Errorf("warnings %q", warnings)
+	}
+
+	// When every worker fails the job fails.
+	j, _ = New(Config{Spec: Spec{N: 16, Algo: nq.Symmetry}, Plan: fakePlan(nb),
+		Workers: workersOf(&fakeWorker{nb: nb, failAt: 3}, &fakeWorker{nb: nb, failAt: 7})})
+	if _, err := j.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "device lost") {
+		t.Errorf("all workers failed: error %v", err)
+	}
+
+	// Workers that skip batches are caught by the plan check.
+	j, _ = New(Config{Spec: Spec{N: 16, Algo: nq.Symmetry}, Plan: fakePlan(nb), NeedPlan: true,
+		Workers: workersOf(&fakeWorker{nb: nb - 1, failAt: -1})})
+	if _, err := j.Run(context.Background()); !errors.Is(err, ErrIncomplete) {
+		t.Errorf("missing batch: error %v", err)
+	}
+}
+
+func TestShards(t *testing.T) {
+	const nb = 1001
+	for _, m := range []int{1, 2, 3, 4, 7} {
+		var sum nq.Partial
+		var srcs []Source
+		for i := 0; i < m; i++ {
+			sh := Shard{Index: i, Count: m}
+			j, _ := New(Config{Spec: Spec{N: 16, Algo: nq.Symmetry}, Shard: sh, Plan: fakePlan(nb),
+				Workers: workersOf(&fakeWorker{nb: nb, failAt: -1}, &fakeWorker{nb: nb, launch: 9, seed: 5, failAt: -1})})
+			res, err := j.Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Partial != fakeSum(nb, sh) || res.Batches != sh.Batches(nb) {
+				t.Errorf("shard %v: %v in %d batches", sh, res.Partial, res.Batches)
+			}
+			sum.Add(res.Partial)
+			srcs = append(srcs, Source{fmt.Sprint("s", i), ShardResult{Kind: ShardKind, N: 16, Algo: nq.Symmetry,
+				Shard: i, Shards: m, Batches: res.Batches, JobBatches: nb, Fingerprint: res.Plan.Fingerprint(), Sums: SumsOf(res.Partial)}})
+		}
+		if sum != fakeSum(nb, Shard{}) {
+			t.Errorf("%d shards sum to %v", m, sum)
+		}
+		mg, err := Merge(srcs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mg.Counts.C8 != sum[3] {
+			t.Errorf("merged %v", mg.Counts)
+		}
+	}
+}
+
+func TestParseShard(t *testing.T) {
+	good := map[string]Shard{"0/1": {0, 1}, "0/4": {0, 4}, "3/4": {3, 4}, "12/1000": {12, 1000}}
+	for s, want := range good {
+		if got, err := ParseShard(s); err != nil || got != want {
+			t.Errorf("%q: %v, %v", s, got, err)
+		}
+	}
+	for _, s := range []string{"", "1", "4/4", "5/4", "-1/4", "0/0", "a/b", "1/", "/4", "0/4/5", "0x1/4", "+1/4", "0/9999999999", "0/2000000"} {
+		if _, err := ParseShard(s); err == nil {
+			t.Errorf("%q accepted", s)
+		}
+	}
+	for _, tt := range []struct{ sh, total, want int }{{0, 0, 0}, {0, 1, 1}, {1, 1, 0}, {3, 10, 2}, {1, 10, 3}, {0, 12, 3}} {
+		if got := (Shard{tt.sh, 4}).Batches(tt.total); got != tt.want {
+			t.Errorf("shard %d/4 of %d: %d, want %d", tt.sh, tt.total, got, tt.want)
+		}
+	}
+}
+
+func TestMergeErrors(t *testing.T) {
+	mk := func(i, m int) Source {
+		sh := Shard{i, m}
+		return Source{fmt.Sprintf("shard-%d.json", i), ShardResult{Kind: ShardKind, N: 9, Algo: nq.Symmetry, Shard: i, Shards: m,
+			Batches: sh.Batches(10), JobBatches: 10, Fingerprint: "f", Sums: Sums{Orbit8: 1}}}
+	}
+	all := []Source{mk(0, 4), mk(1, 4), mk(2, 4), mk(3, 4)}
+	if _, err := Merge(all); err != nil {
+		t.Fatal(err)
+	}
+	change := func(i int, f func(*ShardResult)) []Source {
+		c := append([]Source(nil), all...)
+		f(&c[i].Result)
+		return c
+	}
+	tests := []struct {
+		name string
+		srcs []Source
+		want string
+	}{
+		{"none", nil, "no shard results"},
+		{"missing", all[:3], "shard 3 of 4 missing"},
+		{"missing two", []Source{all[1], all[3]}, "shards 0, 2 of 4 missing"},
+		{"duplicated", []Source{all[0], all[1], all[1], all[2], all[3]}, "shard 1/4 is there twice: shard-1.json and shard-1.json"},
+		{"duplicate instead of one", []Source{all[0], all[1], all[1], all[3]}, "twice"},
+		{"other fingerprint", change(2, func(r *ShardResult) { r.Fingerprint = "g" }), "different jobs"},
+		{"other N", change(1, func(r *ShardResult) { r.N = 10 }), "is for N=10"},
+		{"other count", change(3, func(r *ShardResult) { r.Shards = 5 }), "one of 4 shards"},
+		{"incomplete", change(0, func(r *ShardResult) { r.Batches-- }), "counted 2 of its 3 batches"},
+		{"not a shard", change(0, func(r *ShardResult) { r.Kind = "" }), "not a shard result"},
+	}
+	for _, tt := range tests {
+		_, err := Merge(tt.srcs)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want it to mention %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+// A run cancelled midway (as by a signal) saves its finished batches; a
+// second run resumes from them and counts each batch once in all.
+func TestCheckpointResume(t *testing.T) {
+	const nb = 400
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ck.json")
+	spec := Spec{N: 16, Algo: nq.Symmetry}
+	ctx, cancel := context.WithCancel(context.Background())
+	count := 0
+	var mu sync.Mutex
+	w := Worker{Name: "w", Run: func(c context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
+		for i := 0; i < nb; i++ {
+			if c.Err() != nil {
+				return c.Err()
+			}
+			if sel(i) {
+				done([]int{i}, fakePartial(i))
+				mu.Lock()
+				count++
+				if count == 150 {
+					cancel()
+				}
+				mu.Unlock()
+			}
+		}
+		return nil
+	}}
+	j, err := New(Config{Spec: spec, Workers: []Worker{w}, Plan: fakePlan(nb), Checkpoint: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := j.Run(ctx)
+	if !errors.Is(err, context.Canceled) || !res.Saved || res.Batches != 150 || res.Complete {
+		t.Fatalf("interrupted run: %+v, %v", res, err)
+	}
+	ck, err := loadCheckpoint(path)
+	if err != nil || ck.body.DoneBatches != 150 || ck.body.Complete {
+		t.Fatalf("checkpoint %+v, %v", ck, err)
+	}
+
+	// Resume with two fake workers: each batch exactly once in all.
+	f1, f2 := &fakeWorker{nb: nb, failAt: -1}, &fakeWorker{nb: nb, launch: 10, failAt: -1}
+	j, err = New(Config{Spec: spec, Workers: workersOf(f1, f2), Plan: fakePlan(nb), Checkpoint: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := j.Status(); st.ResumedBatches != 150 || st.DoneBatches != 150 {
+		t.Errorf("status after resume %+v", st)
+	}
+	res, err = j.Run(context.Background())
+	if err != nil || res.Partial != fakeSum(nb, Shard{}) || !res.Complete || len(f1.got)+len(f2.got) != nb-150 {
+		t.Fatalf("resumed run: %+v, %v; searched %d", res, err, len(f1.got)+len(f2.got))
+	}
+	ck, err = loadCheckpoint(path)
+	if err != nil || !ck.body.Complete || ck.body.Runs != 2 {
+		t.Fatalf("final checkpoint %+v, %v", ck, err)
+	}
+
+	// A complete checkpoint gives the result without work.
+	f3 := &fakeWorker{nb: nb, failAt: -1}
+	j, _ = New(Config{Spec: spec, Workers: workersOf(f3), Plan: fakePlan(nb), Checkpoint: path})
+	res, err = j.Run(context.Background())
+	if err != nil || !res.AlreadyComplete || res.Partial != fakeSum(nb, Shard{}) || len(f3.got) != 0 {
+		t.Errorf("complete checkpoint: %+v, %v", res, err)
+	}
+}
+
+// A damaged checkpoint, or one for another job, is refused and left as it
+// is; nothing else is written next to it.
+func TestCheckpointRefused(t *testing.T) {
+	const nb = 100
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ck.json")
+	spec := Spec{N: 16, Algo: nq.Symmetry}
+	j, _ := New(Config{Spec: spec, Workers: workersOf(&fakeWorker{nb: nb, failAt: -1}), Plan: fakePlan(nb), Checkpoint: path})
+	if _, err := j.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flip := func(s, old, new string) string {
+		if !strings.Contains(s, old) {
+			t.Fatalf("checkpoint has no %q", old)
+		}
+		return strings.Replace(s, old, new, 1)
+	}
+	tests := []struct {
+		name     string
+		contents string
+		spec     Spec
+		shard    Shard
+		plan     func(Spec) (Plan, error)
+		want     string
+	}{
+		{"truncated", string(good[:len(good)/2]), spec, Shard{}, fakePlan(nb), "damaged"},
+		{"empty", "", spec, Shard{}, fakePlan(nb), "damaged"},
+		{"flipped count", flip(string(good), `"done_batches": 100`, `"done_batches": 101`), spec, Shard{}, fakePlan(nb), "checksum"},
+		{"flipped runs", flip(string(good), `"runs": 1`, `"runs": 2`), spec, Shard{}, fakePlan(nb), "checksum"},
+		{"not JSON", "hello\n", spec, Shard{}, fakePlan(nb), "damaged"},
+		{"other N", string(good), Spec{N: 15, Algo: nq.Symmetry}, Shard{}, fakePlan(nb), "another job: N=16, not N=15"},
+		{"other algo", string(good), Spec{N: 16, Algo: nq.CarryChain}, Shard{}, fakePlan(nb), "-algo symmetry, not -algo carrychain"},
+		{"other task list", string(good), spec, Shard{}, fakePlan(nb + 1), "another task list"},
+		{"other batch size", string(good), Spec{N: 16, Algo: nq.Symmetry, Batch: 128}, Shard{}, fakePlan(nb), "in batches of 256, not"},
+		{"other shard", string(good), spec, Shard{1, 2}, fakePlan(nb), "shard 0/1, not shard 1/2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := os.WriteFile(path, []byte(tt.contents), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := New(Config{Spec: tt.spec, Shard: tt.shard, Workers: workersOf(&fakeWorker{nb: nb, failAt: -1}), Plan: tt.plan, Checkpoint: path})
+			var ce *CheckpointError
+			if !errors.As(err, &ce) || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "left as it is") {
+				t.Errorf("error %v, want a checkpoint error mentioning %q", err, tt.want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error spans lines: %q", err)
+			}
+			after, _ := os.ReadFile(path)
+			if string(after) != tt.contents {
+				t.Error("the file was changed")
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+				t.Errorf("%d files in the directory", len(ents))
+			}
+		})
+	}
+}
+
+func TestBitset(t *testing.T) {
+	var b bitset
+	for _, i := range []int{0, 5, 63, 64, 200} {
+		b.add(i)
+	}
+	if b.count() != 5 || b.max() != 200 || !b.has(63) || b.has(62) || b.has(1000) {
+		t.Fatalf("bitset %x", b)
+	}
+	for _, n := range []int{201, 208, 300} {
+		c := bitsetFrom(b.bytes(n))
+		if c.count() != 5 || c.max() != 200 {
+			t.Errorf("round trip over %d: %x", n, c)
+		}
+	}
+	if c := bitsetFrom(b.bytes(100)); c.count() != 4 || c.max() != 64 {
+		t.Errorf("cut at 100: %x", c)
+	}
+}
+
+func TestPlan(t *testing.T) {
+	for _, algo := range nq.Algos() {
+		for _, n := range []int{1, 3, 4, 5, 8, 12} {
+			p, err := MakePlan(Spec{N: n, Algo: algo})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var batches []int
+			_, err = cpu.SolvePartial(context.Background(), n, algo, cpu.Options{Workers: 1,
+				Done: func(b []int, _ nq.Partial) { batches = append(batches, b...) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(batches) != p.Batches {
+				t.Errorf("%s N=%d: plan has %d batches, the CPU counted %d", algo, n, p.Batches, len(batches))
+			}
+		}
+	}
+	a, _ := MakePlan(Spec{N: 12, Algo: nq.Symmetry})
+	b, _ := MakePlan(Spec{N: 12, Algo: nq.Symmetry, Batch: 100})
+	c, _ := MakePlan(Spec{N: 12, Algo: nq.Symmetry, Depth: 4})
+	if a.Fingerprint() == b.Fingerprint() || a.Fingerprint() == c.Fingerprint() || a.TaskSHA256 != b.TaskSHA256 || a.TaskSHA256 == c.TaskSHA256 {
+		t.Error("fingerprints do not tell batch sizes or depths apart")
+	}
+	if _, err := MakePlan(Spec{N: 29, Algo: nq.Symmetry}); err == nil {
+		t.Error("N=29 accepted")
+	}
+}

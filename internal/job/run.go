@@ -1,0 +1,478 @@
+package job
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+)
+
+// Worker is one device that searches batches: the CPU (all its cores) or
+// one GPU. Run enumerates the job's batches in order and searches those
+// for which sel returns true, calling done as batches finish (with their
+// indexes and summed partials; done may be called from several goroutines
+// at once). It returns when it has been through every batch, or ctx's
+// error once ctx is cancelled. cpu.SolvePartial and gpu's
+// Backend.SolvePartial, with sel and done as Options.Select and Done, are
+// workers.
+type Worker struct {
+	Name string // "cpu", "gpu0", ...
+	Run  func(ctx context.Context, sel func(batch int) bool, done func(batches []int, p nq.Partial)) error
+}
+
+// Config sets up a job.
+type Config struct {
+	Spec    Spec
+	Shard   Shard
+	Workers []Worker
+	// Plan makes the plan of a spec; nil means MakePlan.
+	Plan func(Spec) (Plan, error)
+	// NeedPlan asks for the plan (batch count, fingerprint) even without a
+	// checkpoint or a shard, for progress reports and the final check that
+	// every batch was counted. It is then made while the workers start.
+	NeedPlan bool
+	// Checkpoint, if not "", is the checkpoint file: it is read by New,
+	// and written every CheckpointInterval (default one minute) and when
+	// Run returns.
+	Checkpoint         string
+	CheckpointInterval time.Duration
+	// Args is the command line, kept in the checkpoint for reference.
+	Args []string
+	// Warn, if not nil, receives messages about trouble the job survives:
+	// a worker that failed while others went on, a periodic checkpoint
+	// that could not be written.
+	Warn func(msg string)
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Job is one count in progress.
+type Job struct {
+	cfg  Config
+	spec Spec
+
+	planReady chan struct{} // closed when plan or planErr is set
+	plan      Plan
+	planErr   error
+
+	// resumed is what the checkpoint held when the job started.
+	resumed        *checkpoint
+	resumedBatches int
+
+	mu        sync.Mutex
+	claimed   bitset // handed to a worker (includes done)
+	done      bitset // finished
+	nDone     int
+	sum       nq.Partial
+	perWorker []int
+	stopped   atomic.Bool // no more claims
+
+	started time.Time
+	created time.Time
+	runs    int
+	prevSec float64
+}
+
+// New prepares a job. With a checkpoint file it makes the plan at once,
+// reads the file and checks that it was made for the same job and shard:
+// a *CheckpointError otherwise, and the file is not touched.
+func New(cfg Config) (*Job, error) {
+	if len(cfg.Workers) == 0 {
+		return nil, errors.New("job: no workers")
+	}
+	if cfg.Plan == nil {
+		cfg.Plan = MakePlan
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.CheckpointInterval <= 0 {
+		cfg.CheckpointInterval = time.Minute
+	}
+	if cfg.Shard.Whole() {
+		cfg.Shard = Shard{}
+	}
+	j := &Job{cfg: cfg, spec: cfg.Spec.Normalize(), planReady: make(chan struct{}), perWorker: make([]int, len(cfg.Workers))}
+	if cfg.Checkpoint == "" {
+		return j, nil
+	}
+	// Read the file first: a damaged one is refused before any work.
+	ck, err := loadCheckpoint(cfg.Checkpoint)
+	if err != nil {
+		return nil, err
+	}
+	j.setPlan(cfg.Plan(j.spec))
+	if j.planErr != nil {
+		return nil, j.planErr
+	}
+	if ck != nil {
+		b := &ck.body
+		if why := b.Job.mismatch(j.plan); why != "" {
+			return nil, &CheckpointError{cfg.Checkpoint, "was made for another job: " + why}
+		}
+		if b.Shard != cfg.Shard {
+			return nil, &CheckpointError{cfg.Checkpoint, fmt.Sprintf("was made for shard %v, not shard %v", b.Shard, cfg.Shard)}
+		}
+		if b.Version != Version() && j.cfg.Warn != nil {
+			j.cfg.Warn(fmt.Sprintf("checkpoint %s was written by version %s, this is %s; the task list is the same, resuming",
+				cfg.Checkpoint, b.Version, Version()))
+		}
+		j.resumed = ck
+		j.done, j.claimed = ck.done.clone(), ck.done.clone()
+		j.nDone, j.resumedBatches = b.DoneBatches, b.DoneBatches
+		j.sum = b.Partial
+		j.created, j.runs, j.prevSec = b.Created, b.Runs, b.Seconds
+	}
+	return j, nil
+}
+
+func (j *Job) setPlan(p Plan, err error) {
+	j.plan, j.planErr = p, err
+	close(j.planReady)
+}
+
+// Plan returns the job's plan, waiting for it if it is being made.
+func (j *Job) Plan() (Plan, error) {
+	<-j.planReady
+	return j.plan, j.planErr
+}
+
+// claim hands batch i to the first worker that asks for it.
+func (j *Job) claim(i int) bool {
+	if !j.cfg.Shard.Has(i) || j.stopped.Load() {
+		return false
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.claimed.has(i) {
+		return false
+	}
+	j.claimed.add(i)
+	return true
+}
+
+// finish records batches as done by worker w.
+func (j *Job) finish(w int, batches []int, p nq.Partial) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	for _, i := range batches {
+		if !j.done.has(i) {
+			j.done.add(i)
+			j.nDone++
+			j.perWorker[w]++
+		}
+	}
+	j.sum.Add(p)
+}
+
+// Status is a snapshot of a job's progress.
+type Status struct {
+	// DoneBatches is the number of finished batches of the shard,
+	// including those of earlier runs (ResumedBatches of them).
+	DoneBatches, ResumedBatches int
+	// The totals are 0 while the plan is not known.
+	TotalBatches int
+	// DoneTasks, ResumedTasks and TotalTasks count tasks the same way;
+	// they are exact once the plan is known.
+	DoneTasks, ResumedTasks, TotalTasks int64
+	// Elapsed is the time since Run started.
+	Elapsed time.Duration
+	// Workers lists each worker's name and the batches it finished in
+	// this run.
+	Workers []WorkerStatus
+}
+
+// WorkerStatus is one worker's share of a run.
+type WorkerStatus struct {
+	Name    string
+	Batches int
+}
+
+// Status returns the job's progress. It is safe to call at any time.
+func (j *Job) Status() Status {
+	var s Status
+	j.mu.Lock()
+	s.DoneBatches, s.ResumedBatches = j.nDone, j.resumedBatches
+	lastDone := j.done.max()
+	for i, w := range j.cfg.Workers {
+		s.Workers = append(s.Workers, WorkerStatus{w.Name, j.perWorker[i]})
+	}
+	started := j.started
+	j.mu.Unlock()
+	if !started.IsZero() {
+		s.Elapsed = j.cfg.Now().Sub(started)
+	}
+	batch := int64(j.spec.Batch)
+	s.DoneTasks, s.ResumedTasks = int64(s.DoneBatches)*batch, int64(s.ResumedBatches)*batch
+	select {
+	case <-j.planReady:
+		if j.planErr != nil {
+			break
+		}
+		p := j.plan
+		s.TotalBatches = j.cfg.Shard.Batches(p.Batches)
+		s.TotalTasks = int64(s.TotalBatches) * batch
+		if last := p.Batches - 1; j.cfg.Shard.Has(last) {
+			short := batch - p.BatchTasks(last)
+			s.TotalTasks -= short
+			if lastDone == last {
+				s.DoneTasks -= short
+			}
+			if j.resumed != nil && j.resumed.done.has(last) {
+				s.ResumedTasks -= short
+			}
+		}
+	default:
+	}
+	return s
+}
+
+// Result is the outcome of Run.
+type Result struct {
+	// Plan is the job's plan when it was made (HavePlan).
+	Plan     Plan
+	HavePlan bool
+	// Partial sums the partials of the finished batches of the shard,
+	// Batches counts them.
+	Partial nq.Partial
+	Batches int
+	// Counts are the exact counts of a whole job that is complete.
+	Counts   nq.Counts
+	Complete bool
+	// Elapsed is the time of this run, Seconds that of every run of the
+	// job (from the checkpoint) in seconds.
+	Elapsed time.Duration
+	Seconds float64
+	// AlreadyComplete is set when the checkpoint held a complete job and
+	// there was nothing left to do.
+	AlreadyComplete bool
+	// Saved is set when the checkpoint file was written as Run returned.
+	Saved bool
+}
+
+// ErrIncomplete is returned when the workers finished without covering
+// every batch of the shard.
+var ErrIncomplete = errors.New("job: batches are missing")
+
+// Run counts the job's batches with its workers and returns the result.
+//
+// Every worker runs at once and goes through the batches in order; the
+// first to reach a batch that is not yet done claims and searches it: one
+// queue shared by all. A worker that fails leaves its claimed batches to
+// the others, which take them in a further pass; the job fails only when
+// every worker has failed. When ctx is cancelled, no further batch is
+// handed out, the batches in hand are finished, the checkpoint is written
+// and ctx's error returned with the partial result.
+func (j *Job) Run(ctx context.Context) (Result, error) {
+	j.mu.Lock()
+	j.started = j.cfg.Now()
+	j.mu.Unlock()
+	if j.resumed != nil && j.resumed.body.Complete {
+		return j.result(true), nil
+	}
+	// Once ctx is cancelled no batch is handed out any more.
+	stopClaims := context.AfterFunc(ctx, func() { j.stopped.Store(true) })
+	defer stopClaims()
+	if j.cfg.Checkpoint == "" && (j.cfg.NeedPlan || !j.cfg.Shard.Whole()) {
+		go func() { j.setPlan(j.cfg.Plan(j.spec)) }()
+	} else if j.cfg.Checkpoint == "" {
+		j.setPlan(Plan{}, errNoPlan)
+	}
+
+	var saveErr error
+	stopSaver := func() {}
+	if j.cfg.Checkpoint != "" {
+		// The first write checks at once that the file can be written.
+		if err := j.save(false); err != nil {
+			return j.result(false), fmt.Errorf("writing checkpoint %s: %w", j.cfg.Checkpoint, err)
+		}
+		tick := time.NewTicker(j.cfg.CheckpointInterval)
+		quit, finished := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(finished)
+			for {
+				select {
+				case <-tick.C:
+					if err := j.save(false); err != nil && j.cfg.Warn != nil {
+						j.cfg.Warn(fmt.Sprintf("writing checkpoint %s: %v (will try again)", j.cfg.Checkpoint, err))
+					}
+				case <-quit:
+					return
+				}
+			}
+		}()
+		stopSaver = func() { tick.Stop(); close(quit); <-finished }
+	}
+
+	err := j.runWorkers(ctx)
+	stopSaver()
+	if err == nil {
+		err = j.check()
+	}
+	complete := err == nil
+	res := j.result(complete)
+	if complete && j.cfg.Shard.Whole() {
+		res.Counts, err = nq.Reduce(j.spec.Algo, res.Partial)
+		if err != nil {
+			// A bug, not a state to resume from: keep the last
+			// checkpoint as it is.
+			return res, err
+		}
+	}
+	if j.cfg.Checkpoint != "" {
+		if serr := j.save(complete); serr != nil {
+			saveErr = fmt.Errorf("writing checkpoint %s: %w", j.cfg.Checkpoint, serr)
+		} else {
+			res.Saved = true
+		}
+	}
+	if err == nil {
+		err = saveErr
+	}
+	return res, err
+}
+
+var errNoPlan = errors.New("job: no plan was asked for")
+
+// runWorkers runs the workers in passes until every batch is done, ctx is
+// cancelled or every worker has failed.
+func (j *Job) runWorkers(ctx context.Context) error {
+	alive := make([]bool, len(j.cfg.Workers))
+	for i := range alive {
+		alive[i] = true
+	}
+	var firstErr error
+	for {
+		errs := make([]error, len(j.cfg.Workers))
+		var wg sync.WaitGroup
+		for i, w := range j.cfg.Workers {
+			if !alive[i] {
+				continue
+			}
+			wg.Add(1)
+			go func(i int, w Worker) {
+				defer wg.Done()
+				defer func() {
+					if r := recover(); r != nil {
+						errs[i] = fmt.Errorf("panic: %v", r)
+					}
+				}()
+				errs[i] = w.Run(ctx, j.claim, func(b []int, p nq.Partial) { j.finish(i, b, p) })
+			}(i, w)
+		}
+		wg.Wait()
+		if err := ctx.Err(); err != nil {
+			j.stopped.Store(true)
+			return err
+		}
+		failed := 0
+		for i, err := range errs {
+			if alive[i] && err != nil {
+				alive[i] = false
+				failed++
+				err = fmt.Errorf("%s: %w", j.cfg.Workers[i].Name, err)
+				if firstErr == nil {
+					firstErr = err
+				}
+				if j.cfg.Warn != nil && j.anyAlive(alive) {
+					j.cfg.Warn(err.Error() + "; the other devices take over its batches")
+				}
+			}
+		}
+		if failed == 0 {
+			return nil
+		}
+		if !j.anyAlive(alive) {
+			return firstErr
+		}
+		// Release the batches the failed workers had claimed.
+		j.mu.Lock()
+		j.claimed = j.done.clone()
+		j.mu.Unlock()
+	}
+}
+
+func (j *Job) anyAlive(alive []bool) bool {
+	for _, a := range alive {
+		if a {
+			return true
+		}
+	}
+	return false
+}
+
+// check verifies, when the plan is known, that exactly the batches of the
+// shard are done.
+func (j *Job) check() error {
+	p, err := j.Plan()
+	if err == errNoPlan {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	want := j.cfg.Shard.Batches(p.Batches)
+	if j.nDone != want || j.done.max() >= p.Batches {
+		return fmt.Errorf("%w: %d of %d batches counted (highest index %d of %d)", ErrIncomplete, j.nDone, want, j.done.max(), p.Batches)
+	}
+	return nil
+}
+
+func (j *Job) result(complete bool) Result {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	r := Result{Partial: j.sum, Batches: j.nDone, Complete: complete}
+	select {
+	case <-j.planReady:
+		r.Plan, r.HavePlan = j.plan, j.planErr == nil
+	default:
+	}
+	r.Elapsed = j.cfg.Now().Sub(j.started)
+	r.Seconds = j.prevSec + r.Elapsed.Seconds()
+	if j.resumed != nil && j.resumed.body.Complete {
+		r.AlreadyComplete, r.Complete = true, true
+		r.Elapsed, r.Seconds = 0, j.prevSec
+		if j.cfg.Shard.Whole() {
+			r.Counts, _ = nq.Reduce(j.spec.Algo, j.sum)
+		}
+	}
+	return r
+}
+
+// save writes the checkpoint with the batches done so far.
+func (j *Job) save(complete bool) error {
+	now := j.cfg.Now()
+	j.mu.Lock()
+	c := &checkpoint{done: j.done.clone()}
+	c.body = checkpointBody{
+		Program:     "nqueens-gpu",
+		Version:     Version(),
+		Job:         j.plan,
+		Fingerprint: j.plan.Fingerprint(),
+		Shard:       j.cfg.Shard,
+		Complete:    complete,
+		DoneBatches: j.nDone,
+		Partial:     j.sum,
+		Seconds:     j.prevSec + now.Sub(j.started).Seconds(),
+		Runs:        j.runs + 1,
+		Created:     j.created,
+		Updated:     now.UTC(),
+		Command:     j.cfg.Args,
+	}
+	if c.body.Created.IsZero() {
+		c.body.Created = now.UTC()
+		j.created = c.body.Created
+	}
+	j.mu.Unlock()
+	data, err := encodeCheckpoint(c)
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(j.cfg.Checkpoint, data)
+}
