@@ -294,7 +294,8 @@ func benchWorkers(cfg benchConfig, h hooks) int {
 }
 
 // seriesLabel names a series: "cpu symmetry", "gpu0 carrychain", or for a
-// GPU request that ran on the CPU "cpu symmetry (GPU 0 unavailable)".
+// GPU request that ran on the CPU "cpu symmetry (gpu0 fallback)" ("gpus"
+// for -device all).
 func seriesLabel(s report.Series) string {
 	dev := "cpu"
 	if s.Backend == "gpu" {
@@ -302,7 +303,11 @@ func seriesLabel(s report.Series) string {
 	}
 	l := dev + " " + s.Algo
 	if s.Fallback != "" {
-		l += " (fallback from -device " + s.Requested + ")"
+		asked := "gpu" + s.Requested
+		if s.Requested == "all" {
+			asked = "gpus"
+		}
+		l += " (" + asked + " fallback)"
 	}
 	return l
 }

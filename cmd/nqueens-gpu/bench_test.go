@@ -48,6 +48,8 @@ type solverFake struct {
 	// wrong, if not nil, may change the counts of a call.
 	wrong func(backend string, algo nq.Algo, n, call int) (nq.Counts, bool)
 	err   error // returned by every Solve
+	// fail, if not nil, may make a call fail.
+	fail func(backend string, algo nq.Algo, n int) error
 	// elapsed is the time every count and every open takes.
 	elapsed time.Duration
 	closed  int
@@ -66,6 +68,11 @@ func (f *solverFake) solve(backend string, n int, algo nq.Algo) (nq.Counts, erro
 	f.calls = append(f.calls, key)
 	if f.err != nil {
 		return nq.Counts{}, f.err
+	}
+	if f.fail != nil {
+		if err := f.fail(backend, algo, n); err != nil {
+			return nq.Counts{}, err
+		}
 	}
 	if f.wrong != nil {
 		if c, ok := f.wrong(backend, algo, n, call); ok {
