@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nqueens-gpu/nqueens-gpu/cpu"
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/benchstat"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
@@ -30,7 +29,7 @@ type benchConfig struct {
 	lo, hi   int
 	runs     int
 	warmup   int
-	devices  []deviceSpec
+	devices  []benchDevice
 	algos    []nq.Algo // nil: each backend's default
 	workers  int
 	json     bool
@@ -242,48 +241,6 @@ func reportOpenError(stderr io.Writer, err error) int {
 	}
 	printError(stderr, err.Error())
 	return exitRuntime
-}
-
-// benchBackend is an open backend that can run any of its algorithms.
-type benchBackend struct {
-	kind, device, deviceName string
-	defaultAlgo              nq.Algo
-	solve                    func(ctx context.Context, n int, algo nq.Algo) (nq.Counts, error)
-	close                    func() error
-}
-
-// openBenchBackend opens the CPU or the GPU dev asks for. A GPU request
-// that cannot be met falls back to the CPU, with the reason in fallback,
-// as the counting command does.
-func openBenchBackend(dev deviceSpec, h hooks, workers int) (b *benchBackend, fallback string, err error) {
-	if dev.kind != deviceCPU {
-		g, why, err := openGPU(dev, h)
-		if err != nil {
-			return nil, "", err
-		}
-		if g != nil {
-			info := g.Info()
-			return &benchBackend{
-				kind:        "gpu",
-				device:      strconv.Itoa(info.Ordinal),
-				deviceName:  info.Name,
-				defaultAlgo: gpu.DefaultAlgo,
-				solve:       g.Solve,
-				close:       g.Close,
-			}, "", nil
-		}
-		fallback = why
-	}
-	opt := cpu.Options{Workers: workers}
-	return &benchBackend{
-		kind:        "cpu",
-		device:      "cpu",
-		defaultAlgo: cpu.DefaultAlgo,
-		solve: func(ctx context.Context, n int, algo nq.Algo) (nq.Counts, error) {
-			return h.cpuSolve(ctx, n, algo, opt)
-		},
-		close: func() error { return nil },
-	}, fallback, nil
 }
 
 func benchWorkers(cfg benchConfig, h hooks) int {
@@ -573,24 +530,6 @@ func parseBenchArgs(args []string) (benchConfig, error) {
 		return cfg, usageErrorf("-o and -baseline name the same file %q: the baseline would be overwritten", cfg.out)
 	}
 	return cfg, nil
-}
-
-// parseDeviceList parses a -device list such as "cpu,0".
-func parseDeviceList(s string) ([]deviceSpec, error) {
-	var out []deviceSpec
-	seen := map[string]bool{}
-	for _, d := range strings.Split(s, ",") {
-		spec, err := parseDevice(strings.TrimSpace(d))
-		if err != nil {
-			return nil, err
-		}
-		if seen[spec.String()] {
-			return nil, usageErrorf("invalid -device %q: %s is listed twice", s, spec)
-		}
-		seen[spec.String()] = true
-		out = append(out, spec)
-	}
-	return out, nil
 }
 
 // parseAlgoList parses an -algo list such as "symmetry,carrychain".

@@ -23,6 +23,9 @@ func gatherEnv(h hooks) report.Env {
 		CPUCores:   runtime.NumCPU(),
 		GOMAXPROCS: runtime.GOMAXPROCS(0),
 	}
+	// The Makefile's stamp first; Go's own VCS stamp wins where there is
+	// one.
+	e.Commit, e.Modified = buildCommit, buildModified == "true"
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, s := range bi.Settings {
 			switch s.Key {
@@ -58,6 +61,11 @@ func gatherEnv(h hooks) report.Env {
 	}
 	return e
 }
+
+// buildCommit and buildModified are set by the Makefile (-ldflags -X) to
+// the git commit the binary was built from and "true" if the tree had
+// uncommitted changes to tracked files.
+var buildCommit, buildModified string
 
 // cudaInfo is what the cuda build adds to the environment.
 type cudaInfo struct {

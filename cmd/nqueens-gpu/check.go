@@ -27,7 +27,7 @@ const plainMaxN = 13
 // checkConfig is the parsed check command line.
 type checkConfig struct {
 	lo, hi  int
-	devices []deviceSpec
+	devices []benchDevice
 	algos   []nq.Algo // nil: the default pair of each backend
 	workers int
 	json    bool
@@ -321,7 +321,7 @@ func openCheckColumns(cfg checkConfig, h hooks, stderr io.Writer) (cols []checkC
 	}
 	// The plainest search as a third opinion where it is quick.
 	if cfg.algos == nil && cfg.lo <= plainMaxN && !seen["cpu "+string(nq.Bitmap)] {
-		b, _, _ := openBenchBackend(deviceSpec{kind: deviceCPU}, h, cfg.workers)
+		b, _, _ := openBenchBackend(benchDevice{}, h, cfg.workers)
 		cols = append(cols, checkColumn{
 			Label: "cpu " + string(nq.Bitmap), Backend: "cpu", Device: "cpu", Requested: "cpu",
 			Algo: string(nq.Bitmap), MaxN: plainMaxN, solve: b.solve,
