@@ -8,6 +8,8 @@
 #   make test-cuda  go vet and go test of the cuda build (passes without a GPU)
 #   make bundle     bundle/: what a GPU host without Go needs to run the GPU checks
 #   make bench-cpu  time the CPU path next to ../shared/bench/refcount.c (N=16,17)
+#   make bench-json record a CPU bench JSON file into docs/bench/ (nqueens-gpu bench)
+#   make bench-doc  regenerate docs/benchmarks.md and docs/bench/time.svg from docs/bench/*.json
 #   make clean
 #
 # The CUDA binary does not link libcuda: gpu/cudashim.c opens libcuda.so.1
@@ -18,6 +20,13 @@ GO       ?= go
 NVCC     ?= nvcc
 READELF  ?= readelf
 GOFLAGS_BUILD ?= -trimpath
+
+# The commit that bench and check report. Go stamps it only when VCS
+# stamping is on and git works here, so the Makefile passes it too; outside
+# a git checkout both stay empty and the binary says "unknown".
+GIT_COMMIT   := $(shell git rev-parse HEAD 2>/dev/null)
+GIT_MODIFIED := $(shell git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo true)
+LDFLAGS_BUILD ?= -X main.buildCommit=$(GIT_COMMIT) -X main.buildModified=$(GIT_MODIFIED)
 
 # PTX target. The kernels ship as PTX for one baseline virtual architecture,
 # and the driver JIT-compiles it for the GPU it runs on (once per context;
@@ -49,12 +58,12 @@ PTX_OUT  := $(CU_SRCS:kernels/%.cu=kernels/ptx/%.ptx)
 BIN      := bin/nqueens-gpu
 BIN_CUDA := bin/nqueens-gpu-cuda
 
-.PHONY: all build test cuda-deps ptx gpu test-cuda bundle bench-cpu clean FORCE
+.PHONY: all build test cuda-deps ptx gpu test-cuda bundle bench-cpu bench-json bench-doc clean FORCE
 
 all: build
 
 build:
-	$(GO) build $(GOFLAGS_BUILD) -o $(BIN) ./cmd/nqueens-gpu
+	$(GO) build $(GOFLAGS_BUILD) -ldflags '$(LDFLAGS_BUILD)' -o $(BIN) ./cmd/nqueens-gpu
 
 test:
 	$(GO) vet ./...
@@ -94,7 +103,7 @@ kernels/ptx/BUILD.txt: FORCE | kernels/ptx
 # The CUDA binary. The readelf check guards the property the fallback rests
 # on: no NEEDED entry for libcuda (see gpu/cuda_shim.go).
 gpu: ptx
-	$(GO) build $(GOFLAGS_BUILD) -tags cuda -o $(BIN_CUDA) ./cmd/nqueens-gpu
+	$(GO) build $(GOFLAGS_BUILD) -ldflags '$(LDFLAGS_BUILD)' -tags cuda -o $(BIN_CUDA) ./cmd/nqueens-gpu
 	@if $(READELF) -d $(BIN_CUDA) | grep -i 'NEEDED.*libcuda'; then \
 		echo "$(BIN_CUDA) links libcuda: it would not start without the NVIDIA driver"; \
 		rm -f $(BIN_CUDA); exit 1; \
@@ -130,6 +139,20 @@ bench-cpu: build
 	@mkdir -p bin
 	$(CC) -O3 -march=native -o bin/refcount $(REFCOUNT_SRC)
 	$(GO) run ./scripts/cpubench -ours $(BIN) -refcount bin/refcount -n $(BENCH_N) -runs $(BENCH_RUNS)
+
+# Bench JSON files (nqueens-gpu bench -o) in docs/bench/ are the source of
+# the tables in docs/benchmarks.md: record one with bench-json here, or bring
+# them back from a GPU host with scripts/cloud-bench.sh, then run bench-doc.
+BENCH_JSON_N    ?= 12-16
+BENCH_JSON_RUNS ?= 5
+BENCH_JSON_OUT  ?= docs/bench/cpu-$(shell date -u +%Y%m%d).json
+bench-json: build
+	@mkdir -p $(dir $(BENCH_JSON_OUT))
+	./$(BIN) bench -n $(BENCH_JSON_N) -runs $(BENCH_JSON_RUNS) -o $(BENCH_JSON_OUT)
+
+bench-doc:
+	@mkdir -p docs/bench
+	$(GO) run ./scripts/benchdoc -doc docs/benchmarks.md -plot docs/bench/time.svg $(sort $(wildcard docs/bench/*.json))
 
 clean:
 	rm -rf bin bundle kernels/ptx
