@@ -203,6 +203,8 @@ func measureAll(ctx context.Context, cfg benchConfig, h hooks, doc *report.Docum
 			// charged to the first algorithm, the others start warm.
 			if i == 0 {
 				s.StartupSeconds = startup.Seconds()
+			} else {
+				s.StartupWith = series[0].Label
 			}
 			series[i] = s
 		}
@@ -352,7 +354,7 @@ func writeSeriesHeader(w io.Writer, s *report.Series) {
 	if s.Workers > 0 {
 		fmt.Fprintf(w, ", %d worker%s", s.Workers, plural(s.Workers))
 	}
-	fmt.Fprintf(w, "; start-up %s\n", report.FormatSeconds(s.StartupSeconds))
+	fmt.Fprintf(w, "; %s\n", report.StartupText(s))
 	fmt.Fprintf(w, "%3s %20s %4s %10s %23s %10s %10s %10s %10s %8s\n",
 		"N", "Total", "runs", "mean", "95% CI of mean", "median", "stddev", "min", "max", "nodes/s")
 }

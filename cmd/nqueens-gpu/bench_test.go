@@ -338,7 +338,7 @@ func TestBenchGPU(t *testing.T) {
 		t.Errorf("series %v", labels)
 	}
 	g := d.Series[2]
-	if g.Backend != "gpu" || g.Device != "0" || g.DeviceName != "Fake H100" || g.StartupSeconds != 0.25 || d.Series[3].StartupSeconds != 0 {
+	if g.Backend != "gpu" || g.Device != "0" || g.DeviceName != "Fake H100" || g.StartupSeconds != 0.25 || d.Series[3].StartupSeconds != 0 || d.Series[3].StartupWith != "gpu0 symmetry" {
 		t.Errorf("GPU series %+v", g)
 	}
 	if len(d.Env.GPUs) != 1 || d.Env.GPUs[0].ComputeCapability != "9.0" || d.Env.GPUs[0].SMs != 132 {

@@ -138,7 +138,7 @@ func seriesTable(b *strings.Builder, s *Series) {
 	if s.Workers > 0 {
 		fmt.Fprintf(b, ", %d workers", s.Workers)
 	}
-	fmt.Fprintf(b, "; start-up %s", FormatSeconds(s.StartupSeconds))
+	fmt.Fprintf(b, "; %s", StartupText(s))
 	if s.Fallback != "" {
 		fmt.Fprintf(b, "; **asked for device %s, ran on the CPU**: %s", escape(s.Requested), escape(s.Fallback))
 	}
@@ -152,6 +152,14 @@ func seriesTable(b *strings.Builder, s *Series) {
 			FormatSeconds(st.Median), FormatSeconds(st.StdDev), FormatSeconds(st.Min), FormatSeconds(st.Max),
 			verifiedText(r.Verified))
 	}
+}
+
+// StartupText says what the series' start-up took.
+func StartupText(s *Series) string {
+	if s.StartupWith != "" {
+		return "start-up counted with " + s.StartupWith
+	}
+	return "start-up " + FormatSeconds(s.StartupSeconds)
 }
 
 func ciText(lo, hi float64, runs int) string {

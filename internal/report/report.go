@@ -98,8 +98,11 @@ type Series struct {
 	// context creation and the module load with its JIT compilation;
 	// for the CPU nothing worth measuring. Task enumeration overlaps the
 	// search on both backends and is part of every run's time.
-	StartupSeconds float64  `json:"startup_seconds"`
-	Results        []Result `json:"results"`
+	StartupSeconds float64 `json:"startup_seconds"`
+	// StartupWith, when set, names the series of the same backend that
+	// was timed first and whose StartupSeconds covers this one too.
+	StartupWith string   `json:"startup_with,omitempty"`
+	Results     []Result `json:"results"`
 }
 
 // Result is the timings of one N.
