@@ -5,9 +5,11 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/cpu"
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
@@ -21,6 +23,9 @@ const (
 	// maxWorkers guards against a typo such as -workers 1600000000 starting
 	// more goroutines than the machine can hold.
 	maxWorkers = 1 << 16
+	// The defaults of -checkpoint-interval and -progress-interval.
+	defaultCheckpointInterval = time.Minute
+	defaultProgressInterval   = 30 * time.Second
 )
 
 // deviceKind says where the user asked to count.
@@ -48,22 +53,55 @@ func (d deviceSpec) String() string {
 	return "cpu"
 }
 
+// deviceSet is the -device flag of a count: the CPU, GPUs by ordinal or
+// all of them, or GPUs and the CPU side by side ("all,cpu", "0,2,cpu").
+type deviceSet struct {
+	cpu      bool  // the CPU counts (alone, or next to the GPUs)
+	all      bool  // every GPU
+	ordinals []int // the GPUs named, in the order given
+}
+
+// gpus reports whether the set asks for any GPU.
+func (d deviceSet) gpus() bool { return d.all || len(d.ordinals) > 0 }
+
+func (d deviceSet) String() string {
+	var parts []string
+	if d.all {
+		parts = append(parts, "all")
+	}
+	for _, o := range d.ordinals {
+		parts = append(parts, strconv.Itoa(o))
+	}
+	if d.cpu {
+		parts = append(parts, "cpu")
+	}
+	return strings.Join(parts, ",")
+}
+
 // config is the parsed and checked command line.
 type config struct {
 	lo, hi    int     // the sizes to count, lo <= hi
 	algo      nq.Algo // "" picks the fastest algorithm of the backend
-	device    deviceSpec
+	devices   deviceSet
 	workers   int // CPU goroutines, 0 = one per core
 	verbose   bool
 	json      bool
 	print     bool
 	unique    bool
 	maxBoards int // boards shown per N with -print, 0 = all
+
+	// Long runs.
+	checkpoint         string        // checkpoint file, "" for none
+	checkpointInterval time.Duration // between checkpoint writes
+	progressInterval   time.Duration // between status lines without a terminal
+	quiet              bool          // no progress reports
+	sharded            bool          // -shard was given: write a shard result
+	shard              job.Shard     // the share of the batches to count
 }
 
 // rawArgs holds the flag values that parseArgs checks and converts.
 type rawArgs struct {
-	n, algo, device string
+	n, algo, device, shard string
 }
 
 // newFlagSet defines the program's flags, storing into cfg and raw. It
@@ -81,6 +119,11 @@ func newFlagSet(cfg *config, raw *rawArgs) *flag.FlagSet {
 	fs.BoolVar(&cfg.print, "print", false, "print the boards")
 	fs.BoolVar(&cfg.unique, "unique", false, "with -print: one board per symmetry class")
 	fs.IntVar(&cfg.maxBoards, "max-boards", defaultMaxBoards, "with -print: boards per N, 0 = all")
+	fs.StringVar(&cfg.checkpoint, "checkpoint", "", "checkpoint file to resume from and save to")
+	fs.DurationVar(&cfg.checkpointInterval, "checkpoint-interval", defaultCheckpointInterval, "time between checkpoint writes")
+	fs.DurationVar(&cfg.progressInterval, "progress-interval", defaultProgressInterval, "time between status lines without a terminal")
+	fs.BoolVar(&cfg.quiet, "quiet", false, "no progress bar or status lines")
+	fs.StringVar(&raw.shard, "shard", "", "count only shard i of m, as i/m")
 	return fs
 }
 
@@ -119,7 +162,7 @@ func parseArgs(args []string) (config, error) {
 			return config{}, usageErrorf("invalid -algo: %v", err)
 		}
 	}
-	if cfg.device, err = parseDevice(raw.device); err != nil {
+	if cfg.devices, err = parseDevices(raw.device); err != nil {
 		return config{}, err
 	}
 	if cfg.workers < 0 || cfg.workers > maxWorkers {
@@ -139,6 +182,33 @@ func parseArgs(args []string) (config, error) {
 	}
 	if cfg.print && cfg.hi > maxPrintN {
 		return config{}, usageErrorf("-print is limited to N <= %d so as not to flood the terminal (got N=%d); count larger N without -print", maxPrintN, cfg.hi)
+	}
+	if set["checkpoint"] && cfg.checkpoint == "" {
+		return config{}, usageErrorf("-checkpoint is empty: give a file name such as -checkpoint n%d.ckpt", cfg.lo)
+	}
+	if cfg.checkpoint != "" && cfg.lo != cfg.hi {
+		return config{}, usageErrorf("-checkpoint needs a single N, not the range %d-%d: a checkpoint holds one count", cfg.lo, cfg.hi)
+	}
+	if set["checkpoint-interval"] && cfg.checkpoint == "" {
+		return config{}, usageErrorf("-checkpoint-interval only applies with -checkpoint FILE")
+	}
+	if cfg.checkpointInterval <= 0 {
+		return config{}, usageErrorf("invalid -checkpoint-interval %v: want a positive duration such as 5m", cfg.checkpointInterval)
+	}
+	if cfg.progressInterval <= 0 {
+		return config{}, usageErrorf("invalid -progress-interval %v: want a positive duration such as 30s", cfg.progressInterval)
+	}
+	if set["shard"] {
+		if cfg.shard, err = job.ParseShard(raw.shard); err != nil {
+			return config{}, usageErrorf("invalid -shard %q: %v", raw.shard, err)
+		}
+		cfg.sharded = true
+		if cfg.lo != cfg.hi {
+			return config{}, usageErrorf("-shard needs a single N, not the range %d-%d", cfg.lo, cfg.hi)
+		}
+		if cfg.print {
+			return config{}, usageErrorf("-shard and -print cannot be combined: a shard counts only part of the boards")
+		}
 	}
 	return cfg, nil
 }
@@ -187,7 +257,39 @@ func parseSize(s, arg string) (int, error) {
 	return n, nil
 }
 
-// parseDevice parses -device: "cpu", "all" or a GPU ordinal.
+// parseDevices parses the -device of a count: a comma-separated list of
+// "cpu", "all" and GPU ordinals, each at most once.
+func parseDevices(s string) (deviceSet, error) {
+	var d deviceSet
+	seen := map[string]bool{}
+	for _, item := range strings.Split(s, ",") {
+		spec, err := parseDevice(item)
+		if err != nil {
+			if strings.Contains(s, ",") {
+				return deviceSet{}, usageErrorf("invalid -device %q: %q is not cpu, a GPU ordinal such as 0, or all", s, item)
+			}
+			return deviceSet{}, usageErrorf("invalid -device %q: want cpu, a GPU ordinal such as 0, all, or a list such as 0,2 or all,cpu", s)
+		}
+		if seen[spec.String()] {
+			return deviceSet{}, usageErrorf("invalid -device %q: %s is listed twice", s, spec)
+		}
+		seen[spec.String()] = true
+		switch spec.kind {
+		case deviceCPU:
+			d.cpu = true
+		case deviceAll:
+			d.all = true
+		default:
+			d.ordinals = append(d.ordinals, spec.ordinal)
+		}
+	}
+	if d.all && len(d.ordinals) > 0 {
+		return deviceSet{}, usageErrorf("invalid -device %q: all already takes every GPU", s)
+	}
+	return d, nil
+}
+
+// parseDevice parses one device: "cpu", "all" or a GPU ordinal.
 func parseDevice(s string) (deviceSpec, error) {
 	switch strings.ToLower(s) {
 	case "cpu":
@@ -214,6 +316,8 @@ func writeUsage(w io.Writer) {
 		"{MAXPRINTN}", strconv.Itoa(maxPrintN),
 		"{MINN}", strconv.Itoa(nq.MinN),
 		"{MAXN}", strconv.Itoa(nq.MaxN),
+		"{CKINTERVAL}", defaultCheckpointInterval.String(),
+		"{PROGINTERVAL}", defaultProgressInterval.String(),
 	).Replace(usageText))
 }
 
@@ -224,18 +328,26 @@ it prints the total number of solutions and the number of unique ones
 It counts on all CPU cores or on an NVIDIA GPU.
 
 Usage:
-  nqueens-gpu -n N|A-B [-device cpu|K|all] [-algo NAME] [-workers K] [-v]
+  nqueens-gpu -n N|A-B [-device LIST] [-algo NAME] [-workers K] [-v]
   nqueens-gpu -n N|A-B -json [...]
   nqueens-gpu -n N|A-B -print [-unique] [-max-boards K] [...]
+  nqueens-gpu -n N -checkpoint FILE [-checkpoint-interval D] [...]
+  nqueens-gpu -n N -shard I/M -json [...] > shard-I.json
+  nqueens-gpu merge [-json] [-v] FILE...
 
 Flags:
   -n N, -n A-B
         the board size, or the inclusive range of sizes A to B; every size
         must lie between {MINN} and {MAXN}. Required.
-  -device cpu|K|all
-        where to count (default cpu): the CPU, the GPU with ordinal K
-        (0, 1, ...), or all GPUs (for now: GPU 0). If no GPU can be used,
-        the program says so in one line on stderr and counts on the CPU.
+  -device LIST
+        where to count (default cpu): cpu, the GPU with ordinal K (0, 1,
+        ...), all (every GPU), or a comma-separated list such as 0,2 or
+        all,cpu. Several devices share one queue of task batches, each
+        taking the next batch when it is free; the counts are those of a
+        single device. With cpu in a list next to GPUs the CPU counts too,
+        with -workers goroutines (default: one per core, less one per GPU
+        to feed it). If no GPU can be used, the program says so in one
+        line on stderr and counts on the CPU.
   -algo NAME
         the counting algorithm, one of
           {ALGOS}.
@@ -259,7 +371,46 @@ Flags:
   -max-boards K
         with -print: print at most K boards per N (default {MAXBOARDS});
         0 prints them all.
+  -quiet
+        no progress bar and no status lines (see Long runs).
   -h    print this help.
+
+Long runs:
+  A count is split into numbered batches of tasks. On a terminal a progress
+  bar on stderr shows the tasks done, the rate and the time left once a
+  count has run for a second; without a terminal (batch logs) one status
+  line is written every -progress-interval.
+  -checkpoint FILE
+        save the finished batches and their sums to FILE every
+        -checkpoint-interval and when the program stops, and resume from
+        FILE when it exists: the same command run again goes on where the
+        last run stopped, and the final counts are exact. FILE is replaced
+        atomically. A checkpoint that is damaged, or was made for another
+        N, algorithm, task list or shard, is refused (exit 1) and left as
+        it is. A finished count marks FILE complete; running again prints
+        the result without counting. Needs a single N.
+  -checkpoint-interval D
+        time between checkpoint writes (default {CKINTERVAL}), such as 10m.
+  -progress-interval D
+        time between status lines without a terminal (default {PROGINTERVAL}).
+  -shard I/M
+        count only shard I of M (0 <= I < M): the batches whose number is I
+        modulo M, a near-equal share of the work. With -json it prints a
+        shard result (partial sums, N, algorithm, shard, task fingerprint,
+        version, device, seconds) for "nqueens-gpu merge". Needs a single N.
+  SIGINT (Ctrl-C) and SIGTERM stop handing out batches, let those in hand
+  finish, write the checkpoint, print the command that resumes and exit
+  with status 130 (SIGINT) or 143 (SIGTERM). A second signal ends the
+  program at once; the checkpoint on disk is then the last one written.
+
+Merging shards:
+  nqueens-gpu merge [-json] [-v] FILE...
+        reads the shard results in the files (one JSON object per line),
+        checks that they are exactly the shards 0 to M-1 of one job (same
+        N, algorithm and task fingerprint, each complete, none twice) and
+        prints the combined counts as a table or, with -json, as one JSON
+        object like a count's. A missing, repeated or foreign shard is an
+        error (exit 1).
 
 Table output:
   A header line, then one line per N as soon as it is counted:
@@ -280,8 +431,11 @@ JSON output:
   (on a single line). The counts are exact integers; count1 is 1 only for
   N=1. seconds is the elapsed time. backend is "cpu" or "gpu"; device is
   "cpu" or the GPU's ordinal as a string such as "0", and GPU rows add
-  "device_name", the GPU's name. A GPU request that fell back to the CPU
-  reports backend "cpu", device "cpu".
+  "device_name", the GPU's name. With several devices backend is "gpu" or
+  "gpu+cpu", device lists them ("0,1" or "0,1,cpu") and device_name the
+  GPUs' names. A GPU request that fell back to the CPU reports backend
+  "cpu", device "cpu". A -shard run with -json writes a shard result
+  instead, with "kind":"nqueens-gpu shard".
 
 Examples:
   nqueens-gpu -n 20 -device 0       count N=20 on GPU 0
@@ -289,7 +443,11 @@ Examples:
   nqueens-gpu -n 8 -print -unique   draw the 12 unique solutions of N=8
   nqueens-gpu -n 1-12 -json         JSON lines for N=1 to 12
   nqueens-gpu -n 18 -algo carrychain -workers 8
+  nqueens-gpu -n 22 -device all -checkpoint n22.ckpt
+                                    count on every GPU; run it again to resume
+  nqueens-gpu -n 20 -shard 3/8 -json > shard-3.json
+  nqueens-gpu merge shard-*.json    combine the 8 shards
 
-Exit status: 0 on success, 1 on a runtime error, 2 on a usage error, 130 when
-interrupted (Ctrl-C stops the count; a second Ctrl-C ends the program at once).
+Exit status: 0 on success, 1 on a runtime error, 2 on a usage error, 130
+when interrupted by SIGINT (Ctrl-C), 143 by SIGTERM.
 `

@@ -3,15 +3,19 @@ package main
 import (
 	"errors"
 	"flag"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
 func TestParseArgsGood(t *testing.T) {
-	def := config{lo: 8, hi: 8, maxBoards: defaultMaxBoards}
+	def := config{lo: 8, hi: 8, maxBoards: defaultMaxBoards, devices: deviceSet{cpu: true},
+		checkpointInterval: defaultCheckpointInterval, progressInterval: defaultProgressInterval}
 	with := func(f func(*config)) config {
 		c := def
 		f(&c)
@@ -32,13 +36,16 @@ func TestParseArgsGood(t *testing.T) {
 		{[]string{"-n", "5-5"}, with(func(c *config) { c.lo, c.hi = 5, 5 })},
 		{[]string{"-n", "20", "-device", "0"}, with(func(c *config) {
 			c.lo, c.hi = 20, 20
-			c.device = deviceSpec{kind: deviceOrdinal}
+			c.devices = deviceSet{ordinals: []int{0}}
 		})},
-		{[]string{"-n", "8", "-device", "3"}, with(func(c *config) { c.device = deviceSpec{kind: deviceOrdinal, ordinal: 3} })},
-		{[]string{"-n", "8", "-device", "all"}, with(func(c *config) { c.device = deviceSpec{kind: deviceAll} })},
+		{[]string{"-n", "8", "-device", "3"}, with(func(c *config) { c.devices = deviceSet{ordinals: []int{3}} })},
+		{[]string{"-n", "8", "-device", "all"}, with(func(c *config) { c.devices = deviceSet{all: true} })},
+		{[]string{"-n", "8", "-device", "0,2"}, with(func(c *config) { c.devices = deviceSet{ordinals: []int{0, 2}} })},
+		{[]string{"-n", "8", "-device", "all,cpu"}, with(func(c *config) { c.devices = deviceSet{all: true, cpu: true} })},
+		{[]string{"-n", "8", "-device", "CPU,1"}, with(func(c *config) { c.devices = deviceSet{cpu: true, ordinals: []int{1}} })},
 		{[]string{"-n", "8", "-device", "CPU"}, def},
 		{[]string{"-n", "8", "-device", "cpu"}, def},
-		{[]string{"-device", "all", "-n", "8"}, with(func(c *config) { c.device = deviceSpec{kind: deviceAll} })},
+		{[]string{"-device", "all", "-n", "8"}, with(func(c *config) { c.devices = deviceSet{all: true} })},
 		{[]string{"-n", "8", "-algo", "backtrack"}, with(func(c *config) { c.algo = nq.Backtrack })},
 		{[]string{"-n", "8", "-algo", "bitmap"}, with(func(c *config) { c.algo = nq.Bitmap })},
 		{[]string{"-n", "8", "-algo", "mirror"}, with(func(c *config) { c.algo = nq.Mirror })},
@@ -56,6 +63,13 @@ func TestParseArgsGood(t *testing.T) {
 		{[]string{"-n", "8", "-print", "-max-boards", "5"}, with(func(c *config) { c.print, c.maxBoards = true, 5 })},
 		{[]string{"-n", "8", "-print", "-max-boards", "0"}, with(func(c *config) { c.print, c.maxBoards = true, 0 })},
 		{[]string{"-n", "8", "--"}, def},
+		{[]string{"-n", "20", "-checkpoint", "n20.ckpt"}, with(func(c *config) { c.lo, c.hi, c.checkpoint = 20, 20, "n20.ckpt" })},
+		{[]string{"-n", "20", "-checkpoint", "c", "-checkpoint-interval", "10s"}, with(func(c *config) {
+			c.lo, c.hi, c.checkpoint, c.checkpointInterval = 20, 20, "c", 10*time.Second
+		})},
+		{[]string{"-n", "8", "-progress-interval", "2m", "-quiet"}, with(func(c *config) { c.progressInterval, c.quiet = 2*time.Minute, true })},
+		{[]string{"-n", "8", "-shard", "3/4"}, with(func(c *config) { c.shard, c.sharded = job.Shard{Index: 3, Count: 4}, true })},
+		{[]string{"-n", "8", "-shard", "0/1", "-json"}, with(func(c *config) { c.shard, c.sharded, c.json = job.Shard{Index: 0, Count: 1}, true, true })},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -63,7 +77,7 @@ func TestParseArgsGood(t *testing.T) {
 			if err != nil {
 				t.Fatalf("parseArgs: %v", err)
 			}
-			if got != tt.want {
+			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("parseArgs = %+v, want %+v", got, tt.want)
 			}
 		})
@@ -109,7 +123,24 @@ var badArgs = []struct {
 	{[]string{"-n", "8", "-device", "gpu"}, "invalid -device"},
 	{[]string{"-n", "8", "-device", "-1"}, "invalid -device"},
 	{[]string{"-n", "8", "-device", ""}, "invalid -device"},
-	{[]string{"-n", "8", "-device", "0,1"}, "invalid -device"},
+	{[]string{"-n", "8", "-device", "0,0"}, "0 is listed twice"},
+	{[]string{"-n", "8", "-device", "all,1"}, "all already takes every GPU"},
+	{[]string{"-n", "8", "-device", "0,"}, `"" is not cpu`},
+	{[]string{"-n", "8", "-device", "0,gpu"}, `"gpu" is not cpu`},
+	{[]string{"-n", "8", "-device", "cpu,cpu"}, "cpu is listed twice"},
+	{[]string{"-n", "8", "-device", "0, 1"}, `" 1" is not cpu`},
+	{[]string{"-n", "4-8", "-checkpoint", "c"}, "-checkpoint needs a single N"},
+	{[]string{"-n", "8", "-checkpoint", ""}, "-checkpoint is empty"},
+	{[]string{"-n", "8", "-checkpoint-interval", "1m"}, "only applies with -checkpoint"},
+	{[]string{"-n", "8", "-checkpoint", "c", "-checkpoint-interval", "0s"}, "invalid -checkpoint-interval"},
+	{[]string{"-n", "8", "-checkpoint", "c", "-checkpoint-interval", "5"}, "-checkpoint-interval"},
+	{[]string{"-n", "8", "-progress-interval", "-1s"}, "invalid -progress-interval"},
+	{[]string{"-n", "8", "-shard", "4/4"}, "shards are numbered 0 to 3"},
+	{[]string{"-n", "8", "-shard", "1"}, "want i/m"},
+	{[]string{"-n", "8", "-shard", "0/0"}, "between 1 and"},
+	{[]string{"-n", "8", "-shard", ""}, "invalid -shard"},
+	{[]string{"-n", "4-8", "-shard", "0/2"}, "-shard needs a single N"},
+	{[]string{"-n", "8", "-shard", "0/2", "-print"}, "-shard and -print cannot be combined"},
 	{[]string{"-n", "8", "-device", "99999999999999999999999"}, "invalid -device"},
 	{[]string{"-n", "8", "-workers", "-1"}, "invalid -workers"},
 	{[]string{"-n", "8", "-workers", "many"}, "-workers"},
@@ -203,6 +234,8 @@ func TestHelpDocumentsEveryFlag(t *testing.T) {
 		"row 0 at the top and column 0 at the left", "hh:mm:ss.mmm",
 		"backtrack, bitmap, mirror, symmetry, carrychain", "(default 100)",
 		"between 1 and 28", "(only for N <= 12)", "symmetry on the CPU",
+		"nqueens-gpu merge [-json] [-v] FILE...", "143 by SIGTERM", "(default 1m0s)", "(default 30s)",
+		"resume", "all,cpu",
 	} {
 		if !strings.Contains(help, s) {
 			t.Errorf("the help text lacks %q", s)

@@ -4,13 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/nqueens-gpu/nqueens-gpu/cpu"
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
 
 // decodeJSON parses -json output.
@@ -34,8 +37,8 @@ func TestDeviceCPU(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
 	want := []cpuCall{
-		{6, cpu.DefaultAlgo, cpu.Options{Workers: 5}},
-		{7, cpu.DefaultAlgo, cpu.Options{Workers: 5}},
+		{6, cpu.DefaultAlgo, cpu.Options{Workers: 5, Depth: tasks.DefaultDepth(6), Batch: cpu.DefaultBatch}},
+		{7, cpu.DefaultAlgo, cpu.Options{Workers: 5, Depth: tasks.DefaultDepth(7), Batch: cpu.DefaultBatch}},
 	}
 	same := func(a, b cpuCall) bool {
 		return a.n == b.n && a.algo == b.algo && a.opt.Workers == b.opt.Workers && a.opt.Depth == b.opt.Depth && a.opt.Batch == b.opt.Batch
@@ -107,7 +110,6 @@ func TestDeviceGPU(t *testing.T) {
 	}{
 		{[]string{"-device", "0"}, 0, "Fake H100", gpu.DefaultAlgo},
 		{[]string{"-device", "1"}, 1, "Fake A100", gpu.DefaultAlgo},
-		{[]string{"-device", "all"}, 0, "Fake H100", gpu.DefaultAlgo},
 		{[]string{"-device", "1", "-algo", "carrychain"}, 1, "Fake A100", nq.CarryChain},
 		{[]string{"-device", "0", "-algo", "symmetry"}, 0, "Fake H100", nq.Symmetry},
 	}
@@ -184,5 +186,126 @@ func TestRealStubFallback(t *testing.T) {
 		if code != 0 || errOut.String() != want {
 			t.Errorf("-device %s: exit %d, stderr %q", dev, code, errOut.String())
 		}
+	}
+}
+
+// TestSeveralDevices covers -device lists: one worker per GPU, with the
+// CPU next to them when asked, sharing the batches of each count.
+func TestSeveralDevices(t *testing.T) {
+	tests := []struct {
+		args       []string
+		opened     []int
+		backend    string
+		device     string
+		name       string
+		cpuWorkers int // 0: no CPU worker
+	}{
+		{[]string{"-device", "all"}, []int{0, 1}, "gpu", "0,1", "Fake H100, Fake A100", 0},
+		{[]string{"-device", "1,0"}, []int{1, 0}, "gpu", "1,0", "Fake A100, Fake H100", 0},
+		{[]string{"-device", "all,cpu"}, []int{0, 1}, "gpu+cpu", "0,1,cpu", "Fake H100, Fake A100", 1},
+		{[]string{"-device", "cpu,1", "-workers", "4"}, []int{1}, "gpu+cpu", "1,cpu", "Fake A100", 4},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			env := twoGPUs()
+			r := runFake(env, append([]string{"-n", "4-8", "-json"}, tt.args...)...)
+			if r.code != 0 || r.stderr != "" {
+				t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+			}
+			if fmt.Sprint(env.opened) != fmt.Sprint(tt.opened) || env.closed != len(tt.opened) {
+				t.Errorf("opened %v and closed %d, want %v", env.opened, env.closed, tt.opened)
+			}
+			// Every device goes through every count; one of them
+			// gets the fake job's only batch.
+			if len(env.gpuCalls) != 5*len(tt.opened) {
+				t.Errorf("%d GPU calls, want %d", len(env.gpuCalls), 5*len(tt.opened))
+			}
+			if tt.cpuWorkers == 0 && len(env.cpuCalls) != 0 || tt.cpuWorkers > 0 && len(env.cpuCalls) != 5 {
+				t.Errorf("%d CPU calls", len(env.cpuCalls))
+			}
+			for _, c := range env.cpuCalls {
+				if c.opt.Workers != tt.cpuWorkers {
+					t.Errorf("CPU worker with %d goroutines, want %d", c.opt.Workers, tt.cpuWorkers)
+				}
+			}
+			for _, rec := range decodeJSON(t, r.stdout) {
+				want := fakeCounts(rec.N)
+				if rec.Backend != tt.backend || rec.Device != tt.device || rec.DeviceName != tt.name ||
+					rec.Total != want.Total() || rec.Count8 != want.C8 {
+					t.Errorf("record %+v", rec)
+				}
+			}
+		})
+	}
+}
+
+// Several real workers (fake GPUs that search on the CPU, and the CPU)
+// pulling from one queue give exactly the single-device counts.
+func TestSeveralDevicesExact(t *testing.T) {
+	for _, dev := range []string{"0", "all", "all,cpu"} {
+		for _, algo := range []string{"symmetry", "carrychain"} {
+			env := twoGPUs()
+			env.realGPUs = true
+			h := env.hooks()
+			h.cpuPartial, h.plan = cpu.SolvePartial, nil
+			var out, errOut strings.Builder
+			code := runWith(context.Background(), []string{"-n", "1-12", "-json", "-device", dev, "-algo", algo, "-workers", "1"}, &out, &errOut, h)
+			if code != 0 || errOut.String() != "" {
+				t.Fatalf("-device %s: exit %d, stderr %q", dev, code, errOut.String())
+			}
+			for _, rec := range decodeJSON(t, out.String()) {
+				want, _ := known.Lookup(rec.N)
+				if rec.Total != want.Total || rec.Unique != want.Unique {
+					t.Errorf("-device %s -algo %s N=%d: total %d unique %d, want %d and %d",
+						dev, algo, rec.N, rec.Total, rec.Unique, want.Total, want.Unique)
+				}
+			}
+		}
+	}
+}
+
+// A GPU that does not open is left out when others do; a GPU that fails
+// during a count leaves its batches to the other devices.
+func TestDeviceFailures(t *testing.T) {
+	env := twoGPUs()
+	env.openFails = map[int]error{1: errors.New("out of memory")}
+	r := runFake(env, "-n", "8", "-device", "all", "-json")
+	if r.code != 0 || r.stderr != "nqueens-gpu: GPU 1 is not available (out of memory); counting without it\n" {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	if recs := decodeJSON(t, r.stdout); len(recs) != 1 || recs[0].Device != "0" || recs[0].Total != 92 {
+		t.Errorf("records %+v", recs)
+	}
+
+	env = twoGPUs()
+	env.openFails = map[int]error{0: errors.New("busy"), 1: errors.New("out of memory")}
+	r = runFake(env, "-n", "8", "-device", "all", "-workers", "2")
+	want := "nqueens-gpu: GPU 0 is not available (busy); GPU 1 is not available (out of memory); running on the CPU with 2 workers\n"
+	if r.code != 0 || r.stderr != want {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+
+	env = twoGPUs()
+	env.gpuFails = map[int]error{1: errors.New("Xid 79: fallen off the bus")}
+	r = runFake(env, "-n", "8", "-device", "all,cpu", "-json")
+	if r.code != 0 || !strings.Contains(r.stderr, "gpu1: Xid 79: fallen off the bus; the other devices take over its batches") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	if recs := decodeJSON(t, r.stdout); len(recs) != 1 || recs[0].Total != 92 || recs[0].Unique != 12 {
+		t.Errorf("records %+v", recs)
+	}
+
+	// Every device failing fails the count.
+	env = twoGPUs()
+	env.gpuFails = map[int]error{0: errors.New("lost"), 1: errors.New("lost too")}
+	r = runFake(env, "-n", "8", "-device", "all")
+	if r.code != exitRuntime || !strings.Contains(r.stderr, "N=8: gpu") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+
+	// Without CUDA, a list with the CPU counts on the CPU.
+	r = runFake(noCUDA(), "-n", "8", "-device", "all,cpu", "-workers", "2", "-json")
+	if r.code != 0 || r.stderr != "nqueens-gpu: no GPU available (built without CUDA); running on the CPU with 2 workers\n" {
+		t.Errorf("all,cpu without CUDA: exit %d, stderr %q", r.code, r.stderr)
 	}
 }

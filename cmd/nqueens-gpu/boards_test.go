@@ -221,8 +221,9 @@ func TestPrintUniqueRepresentatives(t *testing.T) {
 func TestPrintMismatch(t *testing.T) {
 	env := noCUDA()
 	h := env.hooks()
-	h.cpuSolve = func(ctx context.Context, n int, algo nq.Algo, opt cpu.Options) (nq.Counts, error) {
-		return nq.Counts{C8: 1}, nil
+	h.cpuPartial = func(ctx context.Context, n int, algo nq.Algo, opt cpu.Options) (nq.Partial, error) {
+		opt.Done([]int{0}, nq.Partial{0, 0, 0, 1})
+		return nq.Partial{0, 0, 0, 1}, nil
 	}
 	var out, errOut bytes.Buffer
 	code := runWith(context.Background(), []string{"-n", "4", "-print"}, &out, &errOut, h)

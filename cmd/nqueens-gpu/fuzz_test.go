@@ -37,6 +37,10 @@ func FuzzParseArgs(f *testing.F) {
 		"-n 8 -workers 9999999999", "-n 8 -unique", "-n 8 -max-boards 4", "-n 13 -print", "-n 8 -print -json",
 		"-n 8 -print -max-boards -1", "-x", "-n 8 ---v", "-n 8 -", "8", "-n 8 extra", "-v=maybe -n 8",
 		"-n 8\n9", "-n\t8", "-n ٨", "-n 8 -device ０", "-=", "-n=", "--", "- -", "-n 1-2-", "-n -1-2",
+		"-n 8 -device 0,2", "-n 8 -device all,cpu", "-n 8 -device 0,0", "-n 8 -device ,", "-n 8 -device all,3",
+		"-n 20 -checkpoint c.json", "-n 4-8 -checkpoint c", "-n 9 -checkpoint c -checkpoint-interval 1s",
+		"-n 9 -checkpoint-interval 0", "-n 9 -progress-interval 1h -quiet", "-n 9 -shard 1/4 -json",
+		"-n 9 -shard 4/4", "-n 9 -shard /", "-n 9 -shard 0/1048577", "-n 4-9 -shard 0/2", "-n 9 -shard 0/2 -print",
 	} {
 		f.Add(s)
 	}
@@ -67,8 +71,19 @@ func FuzzParseArgs(f *testing.F) {
 		if cfg.workers < 0 || cfg.workers > maxWorkers || cfg.maxBoards < 0 {
 			t.Fatalf("%q: bad numbers in %+v", args, cfg)
 		}
-		if cfg.device.kind == deviceOrdinal && cfg.device.ordinal < 0 {
-			t.Fatalf("%q: negative ordinal", args)
+		for _, o := range cfg.devices.ordinals {
+			if o < 0 {
+				t.Fatalf("%q: negative ordinal", args)
+			}
+		}
+		if cfg.devices.all && len(cfg.devices.ordinals) > 0 || !cfg.devices.cpu && !cfg.devices.gpus() {
+			t.Fatalf("%q: inconsistent devices %+v", args, cfg.devices)
+		}
+		if (cfg.checkpoint != "" || cfg.sharded) && cfg.lo != cfg.hi || cfg.checkpointInterval <= 0 || cfg.progressInterval <= 0 {
+			t.Fatalf("%q: inconsistent long-run flags %+v", args, cfg)
+		}
+		if cfg.sharded && (cfg.shard.Index < 0 || cfg.shard.Index >= cfg.shard.Count) {
+			t.Fatalf("%q: bad shard %+v", args, cfg.shard)
 		}
 		if cfg.print && (cfg.hi > maxPrintN || cfg.json) || cfg.unique && !cfg.print {
 			t.Fatalf("%q: inconsistent %+v", args, cfg)

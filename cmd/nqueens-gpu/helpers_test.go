@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/nqueens-gpu/nqueens-gpu/cpu"
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
@@ -35,6 +37,12 @@ type fakeEnv struct {
 	devErr   error // gpuDevices' error
 	openErr  error // gpuOpen's error
 	solveErr error // returned by every Solve
+	// openFails and gpuFails make single GPUs fail to open or fail in
+	// SolvePartial; realGPUs makes the fake GPUs count for real, each
+	// with one CPU goroutine.
+	openFails map[int]error
+	gpuFails  map[int]error
+	realGPUs  bool
 }
 
 // counts is the fake solvers' answer: the counts of the boards enumerated
@@ -47,16 +55,52 @@ func fakeCounts(n int) nq.Counts {
 	return classify(enumerate(n))
 }
 
+// partialOf turns counts into the partial sums algo's batches report, the
+// inverse of nq.Reduce.
+func partialOf(algo nq.Algo, c nq.Counts) nq.Partial {
+	switch algo {
+	case nq.Mirror:
+		return nq.Partial{c.C1, c.C2, 2 * c.C4, 4 * c.C8}
+	case nq.CarryChain:
+		return nq.Partial{c.C1, 2 * c.C2, 4 * c.C4, 8 * c.C8}
+	}
+	return nq.Partial{c.C1, c.C2, c.C4, c.C8}
+}
+
+// fakeBatch plays a backend whose job is the single batch 0: if sel grants
+// it, it reports it with the fake counts of n.
+func fakeBatch(n int, algo nq.Algo, sel func(int) bool, done func([]int, nq.Partial)) nq.Partial {
+	if sel != nil && !sel(0) {
+		return nq.Partial{}
+	}
+	p := partialOf(algo, fakeCounts(n))
+	if done != nil {
+		done([]int{0}, p)
+	}
+	return p
+}
+
+// fakePlan is the plan of the fake jobs: one batch of one task.
+func fakePlan(s job.Spec) (job.Plan, error) {
+	return job.Plan{N: s.N, Algo: s.Algo, Tasks: "fake", Batch: s.Normalize().Batch, Batches: 1, TaskCount: 1, TaskSHA256: "fake"}, nil
+}
+
 func (f *fakeEnv) hooks() hooks {
 	return hooks{
 		cpuSolve: func(ctx context.Context, n int, algo nq.Algo, opt cpu.Options) (nq.Counts, error) {
-			f.mu.Lock()
-			f.cpuCalls = append(f.cpuCalls, cpuCall{n, algo, opt})
-			f.mu.Unlock()
 			if f.solveErr != nil {
 				return nq.Counts{}, f.solveErr
 			}
 			return fakeCounts(n), nil
+		},
+		cpuPartial: func(ctx context.Context, n int, algo nq.Algo, opt cpu.Options) (nq.Partial, error) {
+			f.mu.Lock()
+			f.cpuCalls = append(f.cpuCalls, cpuCall{n, algo, opt})
+			f.mu.Unlock()
+			if f.solveErr != nil {
+				return nq.Partial{}, f.solveErr
+			}
+			return fakeBatch(n, algo, opt.Select, opt.Done), nil
 		},
 		gpuDevices: func() ([]gpu.DeviceInfo, error) {
 			if f.devErr != nil {
@@ -71,6 +115,9 @@ func (f *fakeEnv) hooks() hooks {
 			if f.openErr != nil {
 				return nil, f.openErr
 			}
+			if err := f.openFails[ordinal]; err != nil {
+				return nil, err
+			}
 			for _, d := range f.devices {
 				if d.Ordinal == ordinal {
 					return &fakeGPU{env: f, info: d}, nil
@@ -78,8 +125,10 @@ func (f *fakeEnv) hooks() hooks {
 			}
 			return nil, errors.New("fake: no such device")
 		},
-		since: func(time.Time) time.Duration { return fixedElapsed },
-		procs: func() int { return 3 },
+		plan:       fakePlan,
+		isTerminal: func(io.Writer) bool { return false },
+		since:      func(time.Time) time.Duration { return fixedElapsed },
+		procs:      func() int { return 3 },
 	}
 }
 
@@ -100,16 +149,29 @@ type fakeGPU struct {
 }
 
 func (g *fakeGPU) Solve(ctx context.Context, n int, algo nq.Algo) (nq.Counts, error) {
+	return nq.Counts{}, errors.New("fake: the program counts through SolvePartial")
+}
+
+func (g *fakeGPU) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt gpu.Options) (nq.Partial, error) {
 	g.env.mu.Lock()
 	g.env.gpuCalls = append(g.env.gpuCalls, n)
 	g.env.mu.Unlock()
 	if !gpu.Supports(algo) {
-		return nq.Counts{}, errors.New("fake: no kernel for " + string(algo))
+		return nq.Partial{}, errors.New("fake: no kernel for " + string(algo))
 	}
 	if g.env.solveErr != nil {
-		return nq.Counts{}, g.env.solveErr
+		return nq.Partial{}, g.env.solveErr
 	}
-	return fakeCounts(n), nil
+	if err := g.env.gpuFails[g.info.Ordinal]; err != nil {
+		if opt.Select != nil {
+			opt.Select(0) // claim a batch and lose it, as a GPU that fails mid-launch
+		}
+		return nq.Partial{}, err
+	}
+	if g.env.realGPUs {
+		return cpu.SolvePartial(ctx, n, algo, cpu.Options{Workers: 1, Depth: opt.Depth, Batch: opt.Batch, Select: opt.Select, Done: opt.Done})
+	}
+	return fakeBatch(n, algo, opt.Select, opt.Done), nil
 }
 
 func (g *fakeGPU) Info() gpu.DeviceInfo { return g.info }

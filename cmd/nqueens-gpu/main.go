@@ -9,8 +9,8 @@
 //	nqueens-gpu -n 1-12 -json
 //
 // Run "nqueens-gpu -h" for every flag and the output formats. The exit status
-// is 0 on success, 1 on a runtime error, 2 on a usage error and 130 when the
-// run was interrupted.
+// is 0 on success, 1 on a runtime error, 2 on a usage error, 130 when the
+// run was interrupted by SIGINT and 143 when by SIGTERM.
 package main
 
 import (
@@ -21,10 +21,14 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"strings"
+	"syscall"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/progress"
 )
 
 const progName = "nqueens-gpu"
@@ -35,21 +39,47 @@ const (
 	exitRuntime     = 1
 	exitUsage       = 2
 	exitInterrupted = 130 // 128 + SIGINT, as a shell reports it
+	exitTerminated  = 143 // 128 + SIGTERM
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
+// signalCause is the cause of the cancellation of a run's context when a
+// signal stopped it.
+type signalCause struct{ sig os.Signal }
+
+func (s signalCause) Error() string { return "interrupted by " + signalName(s.sig) }
+
+func signalName(sig os.Signal) string {
+	switch sig {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return sig.String()
+}
+
 // run is the whole program: it parses args, counts, writes the results to
 // stdout and diagnostics to stderr, and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	// After the first interrupt, give SIGINT its default action back so that
-	// a second Ctrl-C ends the process even if a solver is slow to notice
-	// the cancellation. stop also ends this goroutine when run returns.
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
 	go func() {
-		<-ctx.Done()
-		stop()
+		select {
+		case sig := <-sigs:
+			// The first SIGINT or SIGTERM stops the count in order.
+			// Both get their default action back, so that a second
+			// one ends the process at once even if a solver is slow
+			// to notice (a checkpoint being written then stays the
+			// one before: files are replaced atomically).
+			signal.Reset(os.Interrupt, syscall.SIGTERM)
+			cancel(signalCause{sig})
+		case <-ctx.Done():
+		}
 	}()
 	if len(args) > 0 {
 		if sub, ok := subcommands[args[0]]; ok {
@@ -80,6 +110,7 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hoo
 		printUsageError(stderr, err)
 		return exitUsage
 	}
+	h = h.withDefaults()
 	b, err := openBackend(cfg, h, stderr)
 	if err != nil {
 		var ue *usageError
@@ -91,50 +122,174 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hoo
 		return exitRuntime
 	}
 	defer b.close()
-	return count(ctx, cfg, b, h, stdout, stderr)
+	return count(ctx, cfg, b, h, args, stdout, stderr)
 }
 
 // count solves every N of the configured range in turn and writes one
 // result per N as soon as it is known.
-func count(ctx context.Context, cfg config, b *backend, h hooks, stdout, stderr io.Writer) int {
+func count(ctx context.Context, cfg config, b *backend, h hooks, args []string, stdout, stderr io.Writer) int {
 	var out resultWriter
-	if cfg.json {
+	switch {
+	case cfg.sharded:
+		out = &shardWriter{w: stdout, json: cfg.json, b: b, shard: cfg.shard}
+	case cfg.json:
 		out = newJSONWriter(stdout, b)
-	} else {
+	default:
 		out = newTableWriter(stdout, cfg.verbose)
-	}
-	if err := out.header(); err != nil {
-		printError(stderr, "writing output: "+err.Error())
-		return exitRuntime
 	}
 	for n := cfg.lo; n <= cfg.hi; n++ {
 		if ctx.Err() != nil {
-			printError(stderr, fmt.Sprintf("interrupted before N=%d", n))
-			return exitInterrupted
+			code, by := interruption(ctx)
+			printError(stderr, fmt.Sprintf("interrupted%s before N=%d", by, n))
+			return code
 		}
-		start := time.Now()
-		c, err := b.solve(ctx, n)
-		elapsed := h.since(start)
-		if err != nil {
-			if ctx.Err() != nil {
-				printError(stderr, fmt.Sprintf("interrupted while counting N=%d", n))
-				return exitInterrupted
-			}
-			printError(stderr, fmt.Sprintf("N=%d: %v", n, err))
-			return exitRuntime
-		}
-		if err := out.row(n, c, elapsed); err != nil {
-			printError(stderr, "writing output: "+err.Error())
-			return exitRuntime
-		}
-		if cfg.print {
-			if err := printBoards(stdout, n, c, cfg.unique, cfg.maxBoards); err != nil {
-				printError(stderr, err.Error())
-				return exitRuntime
-			}
+		if code := countOne(ctx, cfg, b, h, args, n, out, stdout, stderr); code != exitOK {
+			return code
 		}
 	}
 	return exitOK
+}
+
+// countOne counts one N as a job of numbered batches on the backend's
+// devices, with progress reports, checkpoints and shards as cfg asks.
+func countOne(ctx context.Context, cfg config, b *backend, h hooks, args []string, n int,
+	out resultWriter, stdout, stderr io.Writer) int {
+	start := time.Now()
+	var rep *progress.Reporter
+	warn := func(msg string) {
+		if rep != nil {
+			rep.Warn(progName + ": " + oneLine(msg))
+		} else {
+			printError(stderr, msg)
+		}
+	}
+	spec := job.Spec{N: n, Algo: b.algo}
+	jcfg := job.Config{
+		Spec:               spec,
+		Shard:              cfg.shard,
+		Workers:            b.workers(spec.Normalize()),
+		Plan:               h.plan,
+		NeedPlan:           !cfg.quiet || cfg.sharded,
+		Checkpoint:         cfg.checkpoint,
+		CheckpointInterval: cfg.checkpointInterval,
+		Args:               append([]string{progName}, args...),
+		Warn:               warn,
+	}
+	// With a checkpoint, New enumerates the tasks to check the file
+	// against them, which takes seconds for large N: a signal must not
+	// wait for it.
+	type made struct {
+		j   *job.Job
+		err error
+	}
+	ready := make(chan made, 1)
+	go func() {
+		j, err := job.New(jcfg)
+		ready <- made{j, err}
+	}()
+	var m made
+	select {
+	case m = <-ready:
+	case <-ctx.Done():
+		code, by := interruption(ctx)
+		printError(stderr, fmt.Sprintf("interrupted%s while preparing N=%d; nothing was counted or written", by, n))
+		return code
+	}
+	if m.err != nil {
+		var ce *job.CheckpointError
+		if errors.As(m.err, &ce) {
+			printError(stderr, m.err.Error())
+		} else {
+			printError(stderr, fmt.Sprintf("N=%d: %v", n, m.err))
+		}
+		return exitRuntime
+	}
+	if !cfg.quiet {
+		label := fmt.Sprintf("N=%d %s", n, b.algo)
+		if cfg.sharded {
+			label += " shard " + cfg.shard.String()
+		}
+		rep = progress.Start(progress.Options{W: stderr, Prefix: progName, Label: label,
+			Bar: h.isTerminal(stderr), Interval: cfg.progressInterval, Status: m.j.Status})
+	}
+	res, err := m.j.Run(ctx)
+	if rep != nil {
+		rep.Stop()
+	}
+	elapsed := h.since(start)
+	if cfg.checkpoint != "" {
+		// The time of every run of this count.
+		elapsed = time.Duration(res.Seconds * float64(time.Second))
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return interrupted(ctx, cfg, args, n, res, stderr)
+		}
+		printError(stderr, fmt.Sprintf("N=%d: %v", n, err))
+		if res.Saved && res.Batches > 0 {
+			printError(stderr, fmt.Sprintf("%d batches done are saved in %s; resume with: %s", res.Batches, cfg.checkpoint, commandLine(args)))
+		}
+		return exitRuntime
+	}
+	if res.AlreadyComplete && !cfg.quiet {
+		printError(stderr, fmt.Sprintf("checkpoint %s holds the finished count of N=%d; nothing left to count", cfg.checkpoint, n))
+	}
+	if err := out.write(n, res, elapsed); err != nil {
+		printError(stderr, "writing output: "+err.Error())
+		return exitRuntime
+	}
+	if cfg.print {
+		if err := printBoards(stdout, n, res.Counts, cfg.unique, cfg.maxBoards); err != nil {
+			printError(stderr, err.Error())
+			return exitRuntime
+		}
+	}
+	return exitOK
+}
+
+// interruption returns the exit status for a cancelled ctx and, when a
+// signal cancelled it, " by SIGNAME" for messages.
+func interruption(ctx context.Context) (code int, by string) {
+	var sc signalCause
+	if errors.As(context.Cause(ctx), &sc) {
+		if sc.sig == syscall.SIGTERM {
+			return exitTerminated, " by SIGTERM"
+		}
+		return exitInterrupted, " by " + signalName(sc.sig)
+	}
+	return exitInterrupted, ""
+}
+
+// interrupted reports a count stopped by ctx: what was saved and how to
+// resume.
+func interrupted(ctx context.Context, cfg config, args []string, n int, res job.Result, stderr io.Writer) int {
+	code, by := interruption(ctx)
+	switch {
+	case cfg.checkpoint == "":
+		printError(stderr, fmt.Sprintf("interrupted%s while counting N=%d", by, n))
+	case res.Saved:
+		total := cfg.shard.Batches(res.Plan.Batches)
+		printError(stderr, fmt.Sprintf("interrupted%s while counting N=%d: %d of %d batches done, saved in %s",
+			by, n, res.Batches, total, cfg.checkpoint))
+		printError(stderr, "resume with: "+commandLine(args))
+	default:
+		printError(stderr, fmt.Sprintf("interrupted%s while counting N=%d; the checkpoint %s could not be written", by, n, cfg.checkpoint))
+	}
+	return code
+}
+
+// commandLine writes the command with args, quoted for a POSIX shell where
+// needed.
+func commandLine(args []string) string {
+	plain := regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+	parts := []string{progName}
+	for _, a := range args {
+		if !plain.MatchString(a) {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		parts = append(parts, a)
+	}
+	return strings.Join(parts, " ")
 }
 
 // usageError is a mistake in the command line; it makes the program exit

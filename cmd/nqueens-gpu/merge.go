@@ -1,12 +1,138 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
 	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 )
 
-// runMerge runs `nqueens-gpu merge`. Not written yet: it says so and fails.
+const mergeUsage = `nqueens-gpu merge combines the results of the shards of one count.
+
+Usage:
+  nqueens-gpu merge [-json] [-v] FILE...
+
+Each FILE holds shard results, one JSON object per line, as written by
+  nqueens-gpu -n N -shard I/M -json
+merge checks that they are exactly the shards 0 to M-1 of one job (the same
+N, algorithm and task fingerprint, each shard complete and present once),
+adds up their partial sums and prints the counts as a count does: a table
+row, with -v the C2, C4 and C8 columns, with -json one JSON object.
+Elapsed (seconds) is the sum of the shards' times, the compute time rather
+than the wall-clock time of shards that ran side by side.
+
+Exit status: 0 on success, 1 when a shard is missing, repeated, incomplete
+or from another job, or a file cannot be read, 2 on a usage error.
+`
+
+// runMerge runs `nqueens-gpu merge`.
 func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	printError(stderr, "the merge subcommand is not available yet")
-	return exitRuntime
+	fs := flag.NewFlagSet(progName+" merge", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	asJSON := fs.Bool("json", false, "one JSON object")
+	verbose := fs.Bool("v", false, "add C2, C4, C8")
+	// Flags may come before, between or after the files.
+	var files []string
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				io.WriteString(stdout, mergeUsage)
+				return exitOK
+			}
+			printMergeUsageError(stderr, err.Error())
+			return exitUsage
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if len(files) == 0 {
+		printMergeUsageError(stderr, "no files: give the shard results to merge, as in merge shard-*.json")
+		return exitUsage
+	}
+	var srcs []job.Source
+	for _, name := range files {
+		s, err := readShardResults(name)
+		if err != nil {
+			printError(stderr, err.Error())
+			return exitRuntime
+		}
+		srcs = append(srcs, s...)
+	}
+	m, err := job.Merge(srcs)
+	if err != nil {
+		printError(stderr, "merge: "+err.Error())
+		return exitRuntime
+	}
+	if len(m.Versions) > 1 {
+		printError(stderr, fmt.Sprintf("merge: the shards were counted by different versions (%s); their task lists are the same",
+			strings.Join(m.Versions, ", ")))
+	}
+	elapsed := time.Duration(m.Seconds * float64(time.Second))
+	b := &backend{kind: strings.Join(m.Backends, "+"), device: strings.Join(m.Devices, ","), algo: m.Algo}
+	if *asJSON {
+		err = newJSONWriter(stdout, b).row(m.N, m.Counts, elapsed)
+	} else {
+		t := newTableWriter(stdout, *verbose)
+		if err = t.header(); err == nil {
+			err = t.row(m.N, m.Counts, elapsed)
+		}
+	}
+	if err != nil {
+		printError(stderr, "writing output: "+err.Error())
+		return exitRuntime
+	}
+	return exitOK
+}
+
+// readShardResults reads the shard results of one file, one per line;
+// blank lines are skipped.
+func readShardResults(name string) ([]job.Source, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("merge: %v", err)
+	}
+	defer f.Close()
+	var out []job.Source
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			continue
+		}
+		var r job.ShardResult
+		if err := json.Unmarshal([]byte(text), &r); err != nil {
+			return nil, fmt.Errorf("merge: %s:%d is not a shard result (%v)", name, line, err)
+		}
+		out = append(out, job.Source{Name: fmt.Sprintf("%s:%d", name, line), Result: r})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("merge: reading %s: %v", name, err)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("merge: %s holds no shard result", name)
+	}
+	if len(out) == 1 {
+		out[0].Name = name
+	}
+	return out, nil
+}
+
+func printMergeUsageError(w io.Writer, msg string) {
+	printError(w, "merge: "+msg+" (run '"+progName+" merge -h' for help)")
 }

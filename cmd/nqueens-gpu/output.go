@@ -6,13 +6,13 @@ import (
 	"io"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
 // resultWriter writes the result of each N as soon as it is known.
 type resultWriter interface {
-	header() error
-	row(n int, c nq.Counts, elapsed time.Duration) error
+	write(n int, res job.Result, elapsed time.Duration) error
 }
 
 // Column widths of the table. uint64 has at most 20 digits, which covers
@@ -37,6 +37,7 @@ const (
 type tableWriter struct {
 	w       io.Writer
 	verbose bool
+	started bool // the header is out
 }
 
 func newTableWriter(w io.Writer, verbose bool) *tableWriter {
@@ -44,6 +45,7 @@ func newTableWriter(w io.Writer, verbose bool) *tableWriter {
 }
 
 func (t *tableWriter) header() error {
+	t.started = true
 	var err error
 	if t.verbose {
 		_, err = fmt.Fprintf(t.w, "%*s:  %*s  %*s  %*s  %*s  %*s  %*s\n",
@@ -54,6 +56,17 @@ func (t *tableWriter) header() error {
 			widthN, "N", widthTotal, "Total", widthUnique, "Unique", widthElapsed, "Elapsed")
 	}
 	return err
+}
+
+// write writes the row of one N, after the header when it is the first:
+// a count that fails before its first row leaves stdout empty.
+func (t *tableWriter) write(n int, res job.Result, elapsed time.Duration) error {
+	if !t.started {
+		if err := t.header(); err != nil {
+			return err
+		}
+	}
+	return t.row(n, res.Counts, elapsed)
 }
 
 func (t *tableWriter) row(n int, c nq.Counts, elapsed time.Duration) error {
@@ -116,7 +129,9 @@ func newJSONWriter(w io.Writer, b *backend) *jsonWriter {
 	return &jsonWriter{enc: json.NewEncoder(w), b: b}
 }
 
-func (j *jsonWriter) header() error { return nil }
+func (j *jsonWriter) write(n int, res job.Result, elapsed time.Duration) error {
+	return j.row(n, res.Counts, elapsed)
+}
 
 func (j *jsonWriter) row(n int, c nq.Counts, elapsed time.Duration) error {
 	return j.enc.Encode(jsonRecord{
@@ -133,4 +148,41 @@ func (j *jsonWriter) row(n int, c nq.Counts, elapsed time.Duration) error {
 		Device:     j.b.device,
 		DeviceName: j.b.deviceName,
 	})
+}
+
+// shardWriter writes the result of a -shard run: with -json the shard
+// result that merge reads (job.ShardResult), otherwise a line that says
+// what was counted.
+type shardWriter struct {
+	w     io.Writer
+	json  bool
+	b     *backend
+	shard job.Shard
+}
+
+func (s *shardWriter) write(n int, res job.Result, elapsed time.Duration) error {
+	m := max(s.shard.Count, 1)
+	r := job.ShardResult{
+		Kind:        job.ShardKind,
+		N:           n,
+		Algo:        s.b.algo,
+		Shard:       s.shard.Index,
+		Shards:      m,
+		Batches:     res.Batches,
+		JobBatches:  res.Plan.Batches,
+		Fingerprint: res.Plan.Fingerprint(),
+		Sums:        job.SumsOf(res.Partial),
+		Version:     job.Version(),
+		Backend:     s.b.kind,
+		Device:      s.b.device,
+		DeviceName:  s.b.deviceName,
+		Seconds:     elapsed.Seconds(),
+	}
+	if s.json {
+		return json.NewEncoder(s.w).Encode(r)
+	}
+	_, err := fmt.Fprintf(s.w, "N=%d %s shard %d/%d: %d of %d batches counted in %s; partial sums %d %d %d %d by orbit size 1 2 4 8 (not counts: merge the -json results of all %d shards with '%s merge')\n",
+		n, s.b.algo, s.shard.Index, m, res.Batches, res.Plan.Batches, formatElapsed(elapsed),
+		r.Sums.Orbit1, r.Sums.Orbit2, r.Sums.Orbit4, r.Sums.Orbit8, m, progName)
+	return err
 }

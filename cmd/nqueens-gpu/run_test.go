@@ -33,13 +33,13 @@ func TestInterrupt(t *testing.T) {
 	env := noCUDA()
 	h := env.hooks()
 	var calls []int
-	h.cpuSolve = func(ctx context.Context, n int, algo nq.Algo, opt cpu.Options) (nq.Counts, error) {
+	h.cpuPartial = func(ctx context.Context, n int, algo nq.Algo, opt cpu.Options) (nq.Partial, error) {
 		calls = append(calls, n)
 		if n == 6 {
 			cancel()
-			return nq.Counts{}, ctx.Err()
+			return nq.Partial{}, ctx.Err()
 		}
-		return fakeCounts(n), nil
+		return fakeBatch(n, algo, opt.Select, opt.Done), nil
 	}
 	var out, errOut bytes.Buffer
 	code := runWith(ctx, []string{"-n", "4-8"}, &out, &errOut, h)

@@ -374,7 +374,9 @@ func (j *Job) runWorkers(ctx context.Context) error {
 			if alive[i] && err != nil {
 				alive[i] = false
 				failed++
-				err = fmt.Errorf("%s: %w", j.cfg.Workers[i].Name, err)
+				if len(j.cfg.Workers) > 1 {
+					err = fmt.Errorf("%s: %w", j.cfg.Workers[i].Name, err)
+				}
 				if firstErr == nil {
 					firstErr = err
 				}

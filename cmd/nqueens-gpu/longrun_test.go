@@ -1,0 +1,406 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nqueens-gpu/nqueens-gpu/cpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+)
+
+// beMain makes the test binary run the program instead of the tests, so
+// that tests can start it as a process of its own and send it signals.
+const beMain = "NQUEENS_GPU_TEST_BE_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(beMain) == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// program returns the command that runs the program with args.
+func program(args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), beMain+"=1")
+	return cmd
+}
+
+// ckState is what the tests read from a checkpoint file.
+type ckState struct {
+	Body struct {
+		Complete    bool `json:"complete"`
+		DoneBatches int  `json:"done_batches"`
+		Runs        int  `json:"runs"`
+		Job         struct {
+			Batches int `json:"batches"`
+		} `json:"job"`
+	} `json:"body"`
+}
+
+func readCheckpoint(path string) (ckState, error) {
+	var s ckState
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return s, err
+	}
+	return s, json.Unmarshal(data, &s)
+}
+
+// waitForBatches waits until the checkpoint at path records at least want
+// finished batches.
+func waitForBatches(t *testing.T, path string, want int) ckState {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		if s, err := readCheckpoint(path); err == nil && s.Body.DoneBatches >= want {
+			return s
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no checkpoint with %d batches done in time", want)
+	return ckState{}
+}
+
+// wantKnown checks one JSON record against the published counts.
+func wantKnown(t *testing.T, out string, n int) {
+	t.Helper()
+	recs := decodeJSON(t, out)
+	want, _ := known.Lookup(n)
+	cl := known.ClassTable[n]
+	if len(recs) != 1 || recs[0].N != n || recs[0].Total != want.Total || recs[0].Unique != want.Unique ||
+		recs[0].Count2 != cl.C2 || recs[0].Count4 != cl.C4 || recs[0].Count8 != cl.C8 {
+		t.Errorf("got %s, want total %d unique %d %+v", out, want.Total, want.Unique, cl)
+	}
+}
+
+// A CPU count of N=16 killed with SIGKILL midway resumes from its last
+// checkpoint and gives the exact counts.
+func TestKill9Resume(t *testing.T) {
+	const n = 16
+	ck := filepath.Join(t.TempDir(), "n16.ckpt")
+	args := []string{"-n", fmt.Sprint(n), "-quiet", "-workers", "1", "-checkpoint", ck, "-checkpoint-interval", "20ms"}
+	cmd := program(args...)
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s := waitForBatches(t, ck, 40)
+	cmd.Process.Kill()
+	cmd.Wait()
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+		t.Fatalf("the first run was not killed: %v (stderr %q)", cmd.ProcessState, errOut.String())
+	}
+	s, err := readCheckpoint(ck)
+	if err != nil || s.Body.Complete || s.Body.DoneBatches >= s.Body.Job.Batches {
+		t.Fatalf("checkpoint after the kill: %+v, %v", s, err)
+	}
+	t.Logf("killed with %d of %d batches saved", s.Body.DoneBatches, s.Body.Job.Batches)
+
+	out, err := program(append(args[:len(args)-2], "-json")...).Output()
+	if err != nil {
+		t.Fatalf("resumed run: %v", err)
+	}
+	wantKnown(t, string(out), n)
+	s, err = readCheckpoint(ck)
+	if err != nil || !s.Body.Complete || s.Body.Runs != 2 || s.Body.DoneBatches != s.Body.Job.Batches {
+		t.Errorf("final checkpoint %+v, %v", s, err)
+	}
+}
+
+// SIGTERM and SIGINT stop a count with the checkpoint written, a line
+// that says how to resume, and the exit status of the signal; the resumed
+// count is exact.
+func TestSignalsResume(t *testing.T) {
+	const n = 16
+	ck := filepath.Join(t.TempDir(), "ck.json")
+	args := []string{"-n", fmt.Sprint(n), "-workers", "1", "-json", "-checkpoint", ck, "-checkpoint-interval", "20ms"}
+	done := 0
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		cmd := program(args...)
+		var out, errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		waitForBatches(t, ck, done+20)
+		cmd.Process.Signal(sig)
+		cmd.Wait()
+		code := cmd.ProcessState.ExitCode()
+		wantCode, name := 143, "SIGTERM"
+		if sig == syscall.SIGINT {
+			wantCode, name = 130, "SIGINT"
+		}
+		lines := strings.Split(strings.TrimSuffix(errOut.String(), "\n"), "\n")
+		re := regexp.MustCompile(`^nqueens-gpu: interrupted by ` + name + ` while counting N=16: (\d+) of (\d+) batches done, saved in ` + regexp.QuoteMeta(ck) + `$`)
+		if code != wantCode || out.Len() != 0 || len(lines) != 2 || !re.MatchString(lines[0]) ||
+			lines[1] != "nqueens-gpu: resume with: nqueens-gpu "+strings.Join(args, " ") {
+			t.Fatalf("%v: exit %d, stdout %q, stderr %q", sig, code, out.String(), errOut.String())
+		}
+		s, err := readCheckpoint(ck)
+		if err != nil || s.Body.Complete || s.Body.DoneBatches < done+20 || lines[0] != fmt.Sprintf(
+			"nqueens-gpu: interrupted by %s while counting N=16: %d of %d batches done, saved in %s", name, s.Body.DoneBatches, s.Body.Job.Batches, ck) {
+			t.Fatalf("%v: checkpoint %+v, %v; stderr %q", sig, s, err, lines[0])
+		}
+		done = s.Body.DoneBatches
+	}
+	out, err := program(args...).Output()
+	if err != nil {
+		t.Fatalf("resumed run: %v", err)
+	}
+	wantKnown(t, string(out), n)
+	if s, _ := readCheckpoint(ck); !s.Body.Complete || s.Body.Runs != 3 {
+		t.Errorf("final checkpoint %+v", s)
+	}
+}
+
+// realHooks are the real solvers with a fixed clock.
+func realHooks() hooks {
+	h := defaultHooks()
+	h.since = func(time.Time) time.Duration { return fixedElapsed }
+	h.isTerminal = func(io.Writer) bool { return false }
+	return h
+}
+
+func runReal(args ...string) result {
+	var out, errOut bytes.Buffer
+	code := runWith(context.Background(), args, &out, &errOut, realHooks())
+	return result{code, out.String(), errOut.String()}
+}
+
+// A damaged checkpoint or one made for another count is refused with one
+// line and exit status 1, and the file is left as it is.
+func TestCheckpointRefusedCLI(t *testing.T) {
+	dir := t.TempDir()
+	ck := filepath.Join(dir, "n10.ckpt")
+	if r := runReal("-n", "10", "-json", "-checkpoint", ck); r.code != 0 || r.stderr != "" {
+		t.Fatalf("first run: exit %d, stderr %q", r.code, r.stderr)
+	}
+	good, _ := os.ReadFile(ck)
+	// Run again: the count is complete and is printed from the file.
+	r := runReal("-n", "10", "-json", "-checkpoint", ck)
+	if r.code != 0 || !strings.Contains(r.stderr, "holds the finished count of N=10") {
+		t.Errorf("complete checkpoint: exit %d, stderr %q", r.code, r.stderr)
+	}
+	wantKnown(t, r.stdout, 10)
+
+	damaged := strings.Replace(string(good), `"runs": 1`, `"runs": 7`, 1)
+	tests := []struct {
+		name     string
+		contents string
+		args     []string
+		msg      string
+	}{
+		{"truncated", string(good[:len(good)*2/3]), []string{"-n", "10"}, "is damaged or not a checkpoint"},
+		{"edited", damaged, []string{"-n", "10"}, "its checksum does not match its contents"},
+		{"another N", string(good), []string{"-n", "11"}, "was made for another job: N=10, not N=11"},
+		{"another algorithm", string(good), []string{"-n", "10", "-algo", "carrychain"}, "-algo symmetry, not -algo carrychain"},
+		{"a shard", string(good), []string{"-n", "10", "-shard", "1/2"}, "was made for shard 0/1, not shard 1/2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := os.WriteFile(ck, []byte(tt.contents), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r := runReal(append(tt.args, "-checkpoint", ck)...)
+			wantOneErrorLine(t, r, exitRuntime)
+			if !strings.Contains(r.stderr, tt.msg) || !strings.Contains(r.stderr, "checkpoint "+ck) ||
+				!strings.Contains(r.stderr, "left as it is") {
+				t.Errorf("stderr %q, want it to mention %q", r.stderr, tt.msg)
+			}
+			if after, _ := os.ReadFile(ck); string(after) != tt.contents {
+				t.Error("the checkpoint was changed")
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+				t.Errorf("%d files next to the checkpoint", len(ents))
+			}
+		})
+	}
+	// A checkpoint that cannot be written stops the count at once.
+	r = runReal("-n", "10", "-checkpoint", filepath.Join(dir, "no", "such", "dir", "ck"))
+	wantOneErrorLine(t, r, exitRuntime)
+}
+
+// A count cancelled midway (as by SIGTERM) saves its checkpoint, says how
+// to resume and exits 143; running the same command again finishes it.
+func TestInterruptSavesCheckpoint(t *testing.T) {
+	ck := filepath.Join(t.TempDir(), "ck")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	h := noCUDA().hooks()
+	h.plan = func(s job.Spec) (job.Plan, error) {
+		p, _ := fakePlan(s)
+		p.Batches, p.TaskCount = 3, 700
+		return p, nil
+	}
+	var stop bool
+	h.cpuPartial = func(c context.Context, n int, algo nq.Algo, opt cpu.Options) (nq.Partial, error) {
+		for i := 0; i < 3; i++ {
+			if !opt.Select(i) {
+				continue
+			}
+			var p nq.Partial
+			if i == 0 {
+				p = partialOf(algo, fakeCounts(n))
+			}
+			opt.Done([]int{i}, p)
+			if i == 1 && stop {
+				cancel(signalCause{syscall.SIGTERM})
+				return nq.Partial{}, c.Err()
+			}
+		}
+		return nq.Partial{}, nil
+	}
+	args := []string{"-n", "9", "-checkpoint", ck, "-v"}
+	stop = true
+	var out, errOut bytes.Buffer
+	code := runWith(ctx, args, &out, &errOut, h)
+	want := "nqueens-gpu: interrupted by SIGTERM while counting N=9: 2 of 3 batches done, saved in " + ck + "\n" +
+		"nqueens-gpu: resume with: nqueens-gpu -n 9 -checkpoint " + ck + " -v\n"
+	if code != exitTerminated || errOut.String() != want {
+		t.Errorf("exit %d, stderr %q\nwant %q", code, errOut.String(), want)
+	}
+	stop = false
+	out.Reset()
+	errOut.Reset()
+	code = runWith(context.Background(), args, &out, &errOut, h)
+	if code != 0 || errOut.String() != "" || !strings.Contains(out.String(), "\n 9:                   352                    46             0             4                    42") {
+		t.Errorf("resumed: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+}
+
+func TestCommandLine(t *testing.T) {
+	got := commandLine([]string{"-n", "20", "-checkpoint", "my run's file.ckpt", "-device", "all,cpu", "-shard", "1/4", ""})
+	want := `nqueens-gpu -n 20 -checkpoint 'my run'\''s file.ckpt' -device all,cpu -shard 1/4 ''`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// Shards 0..3 merged give the counts of the unsharded run.
+func TestShardsMerge(t *testing.T) {
+	dir := t.TempDir()
+	for _, algo := range []string{"symmetry", "carrychain", "mirror", "bitmap"} {
+		for _, n := range []int{1, 5, 8, 11, 13} {
+			whole := runReal("-n", fmt.Sprint(n), "-algo", algo, "-json", "-quiet")
+			var files []string
+			for i := 0; i < 4; i++ {
+				r := runReal("-n", fmt.Sprint(n), "-algo", algo, "-json", "-shard", fmt.Sprintf("%d/4", i))
+				if r.code != 0 || r.stderr != "" {
+					t.Fatalf("%s N=%d shard %d: exit %d, stderr %q", algo, n, i, r.code, r.stderr)
+				}
+				var sr job.ShardResult
+				if err := json.Unmarshal([]byte(r.stdout), &sr); err != nil || sr.Kind != job.ShardKind || sr.Shard != i ||
+					sr.Shards != 4 || sr.N != n || string(sr.Algo) != algo || len(sr.Fingerprint) != 64 || sr.Version == "" {
+					t.Fatalf("shard result %q: %v", r.stdout, err)
+				}
+				f := filepath.Join(dir, fmt.Sprintf("%s-%d-shard-%d.json", algo, n, i))
+				os.WriteFile(f, []byte(r.stdout), 0o644)
+				files = append(files, f)
+			}
+			var out, errOut bytes.Buffer
+			code := runMerge(context.Background(), append([]string{"-json"}, files...), &out, &errOut)
+			if code != 0 || errOut.String() != "" {
+				t.Fatalf("%s N=%d merge: exit %d, stderr %q", algo, n, code, errOut.String())
+			}
+			got, want := decodeJSON(t, out.String()), decodeJSON(t, whole.stdout)
+			got[0].Seconds, want[0].Seconds = 0, 0
+			if got[0] != want[0] {
+				t.Errorf("%s N=%d: merged %+v, whole %+v", algo, n, got[0], want[0])
+			}
+		}
+	}
+}
+
+func TestMergeCLI(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	var all strings.Builder
+	for i := 0; i < 4; i++ {
+		r := runReal("-n", "12", "-json", "-shard", fmt.Sprintf("%d/4", i))
+		f := filepath.Join(dir, fmt.Sprintf("shard-%d.json", i))
+		os.WriteFile(f, []byte(r.stdout), 0o644)
+		files = append(files, f)
+		all.WriteString(r.stdout + "\n")
+	}
+	one := filepath.Join(dir, "all.jsonl")
+	os.WriteFile(one, []byte(all.String()), 0o644)
+	other := filepath.Join(dir, "other.json")
+	os.WriteFile(other, []byte(runReal("-n", "11", "-json", "-shard", "3/4").stdout), 0o644)
+	count := filepath.Join(dir, "count.json")
+	os.WriteFile(count, []byte(runReal("-n", "12", "-json").stdout), 0o644)
+
+	merge := func(args ...string) result {
+		var out, errOut bytes.Buffer
+		code := runMerge(context.Background(), args, &out, &errOut)
+		return result{code, out.String(), errOut.String()}
+	}
+	// Table output, with flags anywhere, and one file holding every shard.
+	for _, args := range [][]string{append([]string{"-v"}, files...), append(files, "-v"), {one, "-v"}} {
+		r := merge(args...)
+		want := "12:                 14200                  1787             4            18                  1765"
+		if r.code != 0 || r.stderr != "" || !strings.Contains(r.stdout, want) || !strings.HasPrefix(r.stdout, " N:") {
+			t.Errorf("merge %v: exit %d, stdout %q, stderr %q", args, r.code, r.stdout, r.stderr)
+		}
+	}
+	tests := []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"missing", files[:3], exitRuntime, "merge: shard 3 of 4 missing (have 3 of 4)"},
+		{"duplicated", append(append([]string(nil), files...), files[2]), exitRuntime, "shard 2/4 is there twice: " + files[2] + " and " + files[2]},
+		{"mismatched", append(append([]string(nil), files[:3]...), other), exitRuntime, "is for N=11"},
+		{"a count, not a shard", append(append([]string(nil), files[:3]...), count), exitRuntime, "is not a shard result"},
+		{"no such file", []string{filepath.Join(dir, "nope.json")}, exitRuntime, "no such file"},
+		{"no files", []string{"-json"}, exitUsage, "no files"},
+		{"bad flag", []string{"-x", files[0]}, exitUsage, "flag provided but not defined"},
+	}
+	for _, tt := range tests {
+		r := merge(tt.args...)
+		wantOneErrorLine(t, r, tt.code)
+		if !strings.Contains(r.stderr, tt.msg) {
+			t.Errorf("%s: stderr %q, want %q", tt.name, r.stderr, tt.msg)
+		}
+	}
+	if r := merge("-h"); r.code != 0 || !strings.HasPrefix(r.stdout, "nqueens-gpu merge combines") {
+		t.Errorf("merge -h: exit %d, stdout %.40q", r.code, r.stdout)
+	}
+}
+
+// Without a terminal, progress is one status line per interval; -quiet
+// silences it.
+func TestProgressLines(t *testing.T) {
+	h := noCUDA().hooks()
+	h.cpuPartial = func(ctx context.Context, n int, algo nq.Algo, opt cpu.Options) (nq.Partial, error) {
+		time.Sleep(120 * time.Millisecond)
+		return fakeBatch(n, algo, opt.Select, opt.Done), nil
+	}
+	var out, errOut bytes.Buffer
+	code := runWith(context.Background(), []string{"-n", "9", "-progress-interval", "20ms"}, &out, &errOut, h)
+	lines := strings.Split(strings.TrimSuffix(errOut.String(), "\n"), "\n")
+	if code != 0 || len(lines) < 2 || !strings.HasPrefix(lines[0], "nqueens-gpu: N=9 symmetry: 0.0% (0 of 1 batches, 0 of 1 tasks)") {
+		t.Errorf("exit %d, stderr %q", code, errOut.String())
+	}
+	errOut.Reset()
+	code = runWith(context.Background(), []string{"-n", "9", "-progress-interval", "20ms", "-quiet"}, &out, &errOut, h)
+	if code != 0 || errOut.String() != "" {
+		t.Errorf("-quiet: exit %d, stderr %q", code, errOut.String())
+	}
+}
