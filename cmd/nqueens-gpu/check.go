@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -31,6 +32,7 @@ type checkConfig struct {
 	algos   []nq.Algo // nil: the default pair of each backend
 	workers int
 	json    bool
+	out     string // -o: also write the JSON document here
 }
 
 // checkColumn is one backend and algorithm of the agreement table.
@@ -146,7 +148,7 @@ func runCheckWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 		Columns: cols,
 		OK:      true,
 	}
-	if cfg.json {
+	if cfg.json || cfg.out != "" {
 		doc.Env = gatherEnv(h)
 	}
 	text := io.Discard
@@ -192,14 +194,18 @@ func runCheckWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 		}
 	}
 	if cfg.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(doc); err != nil {
+		if err := writeCheckJSON(stdout, &doc); err != nil {
 			printError(stderr, "writing output: "+err.Error())
 			return exitRuntime
 		}
 	} else {
 		t.summary(cfg, bad)
+	}
+	if cfg.out != "" {
+		if err := writeCheckFile(cfg.out, &doc); err != nil {
+			printError(stderr, "writing -o: "+err.Error())
+			return exitRuntime
+		}
 	}
 	if !doc.OK {
 		ns := make([]string, len(bad))
@@ -210,6 +216,24 @@ func runCheckWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 		return exitRuntime
 	}
 	return exitOK
+}
+
+func writeCheckJSON(w io.Writer, doc *checkDocument) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
+
+func writeCheckFile(path string, doc *checkDocument) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := writeCheckJSON(f, doc); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // judge decides whether a row agrees. The reference is the published
@@ -447,6 +471,7 @@ func parseCheckArgs(args []string) (checkConfig, error) {
 	fs.StringVar(&algos, "algo", "", "algorithms; several separated by commas")
 	fs.IntVar(&cfg.workers, "workers", 0, "CPU worker goroutines, 0 = all cores")
 	fs.BoolVar(&cfg.json, "json", false, "write a JSON document instead of the table")
+	fs.StringVar(&cfg.out, "o", "", "also write the JSON document to this file")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return cfg, err
@@ -487,6 +512,7 @@ status 1 on any disagreement. Run it on every new GPU.
 
 Usage:
   nqueens-gpu check -n N|A-B [-device LIST] [-algo LIST] [-workers K] [-json]
+                    [-o FILE]
 
 Flags:
   -n N, -n A-B   the sizes to check
@@ -499,6 +525,8 @@ Flags:
   -json          write a JSON document (schema "nqueens-gpu-check/v1.x": the
                  environment, the columns, and per N every column's counts,
                  time and verdict) instead of the table
+  -o FILE        also write that JSON document to FILE (written also when
+                 the check fails)
 
 Table:
   One row per N: the published Total, each column's Total (a "*" marks a

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -213,6 +215,31 @@ func TestCheckGPU(t *testing.T) {
 	}
 
 	wantFailure(t, runCheckFake(oneFakeGPU(), "-n", "8", "-device", "0", "-algo", "bitmap"), exitUsage, "no GPU kernel")
+}
+
+func TestCheckOutputFile(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "check.json")
+	f := &solverFake{wrong: func(b string, a nq.Algo, n, _ int) (nq.Counts, bool) {
+		if a == nq.Bitmap && n == 5 {
+			return nq.Counts{C2: 1, C8: 2}, true
+		}
+		return nq.Counts{}, false
+	}}
+	r := runCheckFake(f, "-n", "4-6", "-o", out)
+	if r.code != exitRuntime || !strings.Contains(r.stdout, "MISMATCH at N=5") {
+		t.Fatalf("exit %d, stdout %q", r.code, r.stdout)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc checkDocument
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.OK || len(doc.Rows) != 3 || !doc.Rows[0].OK || doc.Rows[1].OK || doc.Env.GoVersion == "" {
+		t.Errorf("document %+v", doc)
+	}
 }
 
 func TestCheckFallback(t *testing.T) {
