@@ -173,6 +173,7 @@ func countOne(ctx context.Context, cfg config, b *backend, h hooks, args []strin
 		Checkpoint:         cfg.checkpoint,
 		CheckpointInterval: cfg.checkpointInterval,
 		Args:               append([]string{progName}, args...),
+		Version:            programVersion(),
 		Warn:               warn,
 	}
 	// With a checkpoint, New enumerates the tasks to check the file
@@ -245,6 +246,23 @@ func countOne(ctx context.Context, cfg config, b *backend, h hooks, args []strin
 		}
 	}
 	return exitOK
+}
+
+// programVersion is the version that checkpoints and shard results
+// record: the commit the Makefile stamps into the binary (buildCommit,
+// with "+dirty" for uncommitted changes), else what the Go build info
+// says (job.Version).
+func programVersion() string {
+	if c := buildCommit; c != "" {
+		if len(c) > 12 {
+			c = c[:12]
+		}
+		if buildModified == "true" {
+			c += "+dirty"
+		}
+		return c
+	}
+	return job.Version()
 }
 
 // interruption returns the exit status for a cancelled ctx and, when a

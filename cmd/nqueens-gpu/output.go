@@ -172,7 +172,7 @@ func (s *shardWriter) write(n int, res job.Result, elapsed time.Duration) error 
 		JobBatches:  res.Plan.Batches,
 		Fingerprint: res.Plan.Fingerprint(),
 		Sums:        job.SumsOf(res.Partial),
-		Version:     job.Version(),
+		Version:     programVersion(),
 		Backend:     s.b.kind,
 		Device:      s.b.device,
 		DeviceName:  s.b.deviceName,
@@ -181,7 +181,7 @@ func (s *shardWriter) write(n int, res job.Result, elapsed time.Duration) error 
 	if s.json {
 		return json.NewEncoder(s.w).Encode(r)
 	}
-	_, err := fmt.Fprintf(s.w, "N=%d %s shard %d/%d: %d of %d batches counted in %s; partial sums %d %d %d %d by orbit size 1 2 4 8 (not counts: merge the -json results of all %d shards with '%s merge')\n",
+	_, err := fmt.Fprintf(s.w, "N=%d %s shard %d/%d: its %d of the job's %d batches counted in %s; partial sums %d %d %d %d by orbit size 1 2 4 8 (not counts: merge the -json results of all %d shards with '%s merge')\n",
 		n, s.b.algo, s.shard.Index, m, res.Batches, res.Plan.Batches, formatElapsed(elapsed),
 		r.Sums.Orbit1, r.Sums.Orbit2, r.Sums.Orbit4, r.Sums.Orbit8, m, progName)
 	return err

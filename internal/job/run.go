@@ -42,6 +42,9 @@ type Config struct {
 	CheckpointInterval time.Duration
 	// Args is the command line, kept in the checkpoint for reference.
 	Args []string
+	// Version is the program's version for the checkpoint; "" means
+	// Version().
+	Version string
 	// Warn, if not nil, receives messages about trouble the job survives:
 	// a worker that failed while others went on, a periodic checkpoint
 	// that could not be written.
@@ -90,6 +93,9 @@ func New(cfg Config) (*Job, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.Version == "" {
+		cfg.Version = Version()
+	}
 	if cfg.CheckpointInterval <= 0 {
 		cfg.CheckpointInterval = time.Minute
 	}
@@ -117,9 +123,9 @@ func New(cfg Config) (*Job, error) {
 		if b.Shard != cfg.Shard {
 			return nil, &CheckpointError{cfg.Checkpoint, fmt.Sprintf("was made for shard %v, not shard %v", b.Shard, cfg.Shard)}
 		}
-		if b.Version != Version() && j.cfg.Warn != nil {
+		if b.Version != cfg.Version && j.cfg.Warn != nil {
 			j.cfg.Warn(fmt.Sprintf("checkpoint %s was written by version %s, this is %s; the task list is the same, resuming",
-				cfg.Checkpoint, b.Version, Version()))
+				cfg.Checkpoint, b.Version, cfg.Version))
 		}
 		j.resumed = ck
 		j.done, j.claimed = ck.done.clone(), ck.done.clone()
@@ -454,7 +460,7 @@ func (j *Job) save(complete bool) error {
 	c := &checkpoint{done: j.done.clone()}
 	c.body = checkpointBody{
 		Program:     "nqueens-gpu",
-		Version:     Version(),
+		Version:     j.cfg.Version,
 		Job:         j.plan,
 		Fingerprint: j.plan.Fingerprint(),
 		Shard:       j.cfg.Shard,

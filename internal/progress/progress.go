@@ -47,6 +47,7 @@ type Reporter struct {
 	o     Options
 	mu    sync.Mutex // serialises writes to W
 	bar   *progressbar.ProgressBar
+	gate  *gate
 	start time.Time
 	quit  chan struct{}
 	done  chan struct{}
@@ -75,7 +76,9 @@ func (r *Reporter) loop() {
 	defer close(r.done)
 	tick := r.o.Interval
 	if r.o.Bar {
-		tick = barTick
+		// Until the bar exists (the plan is known), look often: the
+		// bar should start from the beginning of the count.
+		tick = barTick / 10
 	}
 	t := time.NewTicker(tick)
 	defer t.Stop()
@@ -86,7 +89,9 @@ func (r *Reporter) loop() {
 		case <-t.C:
 			r.mu.Lock()
 			if r.o.Bar {
-				r.drawBar()
+				if r.drawBar() {
+					t.Reset(barTick)
+				}
 			} else {
 				fmt.Fprintln(r.o.W, r.line(r.o.Status()))
 			}
@@ -95,11 +100,28 @@ func (r *Reporter) loop() {
 	}
 }
 
-func (r *Reporter) drawBar() {
+// gate passes writes to w once open: the bar is fed from the start of a
+// count, so that its rate and ETA are right when it appears, but shows
+// only after the delay.
+type gate struct {
+	w    io.Writer
+	open bool
+}
+
+func (g *gate) Write(p []byte) (int, error) {
+	if !g.open {
+		return len(p), nil
+	}
+	return g.w.Write(p)
+}
+
+// drawBar updates the bar, creating it when the plan is known. It reports
+// whether the bar was created.
+func (r *Reporter) drawBar() (created bool) {
 	s := r.o.Status()
 	if r.bar == nil {
-		if r.o.Now().Sub(r.start) < r.o.Delay || s.TotalTasks == 0 {
-			return
+		if s.TotalTasks == 0 {
+			return false // the plan is not known yet
 		}
 		desc := r.o.Label
 		if s.ResumedTasks > 0 {
@@ -109,10 +131,12 @@ func (r *Reporter) drawBar() {
 		// ETA are this run's.
 		max := s.TotalTasks - s.ResumedTasks
 		if max <= 0 {
-			return
+			return false
 		}
+		created = true
+		r.gate = &gate{w: r.o.W}
 		r.bar = progressbar.NewOptions64(max,
-			progressbar.OptionSetWriter(r.o.W),
+			progressbar.OptionSetWriter(r.gate),
 			progressbar.OptionSetDescription(desc),
 			progressbar.OptionSetWidth(30),
 			progressbar.OptionShowCount(),
@@ -122,7 +146,9 @@ func (r *Reporter) drawBar() {
 			progressbar.OptionSetElapsedTime(true),
 		)
 	}
+	r.gate.open = r.o.Now().Sub(r.start) >= r.o.Delay
 	r.bar.Set64(s.DoneTasks - s.ResumedTasks)
+	return created
 }
 
 // line formats a status line.
@@ -171,7 +197,7 @@ func clock(d time.Duration) string {
 func (r *Reporter) Warn(msg string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.bar != nil {
+	if r.bar != nil && r.gate.open {
 		r.bar.Clear()
 	}
 	fmt.Fprintln(r.o.W, msg)
@@ -183,8 +209,8 @@ func (r *Reporter) Stop() {
 	<-r.done
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.bar != nil {
+	if r.bar != nil && r.gate.open {
 		r.bar.Clear()
-		r.bar = nil
 	}
+	r.bar = nil
 }
