@@ -178,8 +178,9 @@ cat "$OUT/result.txt"
 cat "$OUT/result.json"
 got_total=$(grep -o '"total":[0-9]*' "$OUT/result.json" | cut -d: -f2)
 got_unique=$(grep -o '"unique":[0-9]*' "$OUT/result.json" | cut -d: -f2)
-[ "$got_total" = "${total[$n]}" ] && [ "$got_unique" = "${unique[$n]}" ] ||
+if [ "$got_total" != "${total[$n]}" ] || [ "$got_unique" != "${unique[$n]}" ]; then
 	die "merged N=$n: total $got_total unique $got_unique, published ${total[$n]} and ${unique[$n]}"
+fi
 # The same counts, C2/C4/C8 included, as one unsharded run.
 whole=$("$bin" -n "$n" -quiet -v | tail -n 1)
 merged=$(tail -n 1 "$OUT/result.txt")
