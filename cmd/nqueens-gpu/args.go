@@ -388,7 +388,8 @@ Long runs:
         atomically. A checkpoint that is damaged, or was made for another
         N, algorithm, task list or shard, is refused (exit 1) and left as
         it is. A finished count marks FILE complete; running again prints
-        the result without counting. Needs a single N.
+        the result without counting. Elapsed and seconds then add up every
+        run of the count. Needs a single N.
   -checkpoint-interval D
         time between checkpoint writes (default {CKINTERVAL}), such as 10m.
   -progress-interval D
