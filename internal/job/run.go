@@ -100,7 +100,7 @@ func New(cfg Config) (*Job, error) {
 		cfg.CheckpointInterval = time.Minute
 	}
 	if cfg.Shard.Whole() {
-		cfg.Shard = Shard{}
+		cfg.Shard = Shard{Index: 0, Count: 1}
 	}
 	j := &Job{cfg: cfg, spec: cfg.Spec.Normalize(), planReady: make(chan struct{}), perWorker: make([]int, len(cfg.Workers))}
 	if cfg.Checkpoint == "" {
