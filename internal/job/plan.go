@@ -81,7 +81,7 @@ func taskKind(n int, algo nq.Algo) (kind string, k tasks.Kind) {
 
 // MakePlan enumerates the tasks of s and describes them. Its cost is that
 // of enumerating the tasks, a small fraction of the search for boards (about
-// 0.4 s for the 14 million symmetry boards of N=20 on one core) and about a
+// 0.5 s for the 14 million symmetry boards of N=20 on one core) and about a
 // tenth of a CPU count for carry-chain frames.
 func MakePlan(s Spec) (Plan, error) {
 	if err := nq.CheckN(s.N); err != nil {
