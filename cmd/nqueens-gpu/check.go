@@ -96,7 +96,7 @@ type knownCounts struct {
 	Classes *knownClasses `json:"classes,omitempty"`
 }
 
-// knownClasses is the published C2/C4/C8 split (N=4..16).
+// knownClasses is the published C2/C4/C8 split (N=4..17).
 type knownClasses struct {
 	Count2 uint64 `json:"count2"`
 	Count4 uint64 `json:"count4"`
@@ -409,7 +409,7 @@ func (t *checkTable) row(r *checkRow) {
 func (t *checkTable) summary(cfg checkConfig, bad []checkRow) {
 	fmt.Fprintf(t.w, "\nEach column counts Total, Unique, C2, C4 and C8; a row is OK when every column\n")
 	fmt.Fprintf(t.w, "agrees on all of them and with the published Total and Unique (and C2/C4/C8\n")
-	fmt.Fprintf(t.w, "for N=4..16). \"-\": not run for this N; \"*\": differs.\n")
+	fmt.Fprintf(t.w, "for N=4..17). \"-\": not run for this N; \"*\": differs.\n")
 	noted := map[string]bool{}
 	for _, c := range t.cols {
 		if c.Fallback != "" && !noted[c.Requested] {
