@@ -3,6 +3,7 @@ package cpu
 import (
 	"math/bits"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/symmetry"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
 
@@ -117,20 +118,9 @@ func innerClassify(n int, attack *[32]uint32, board *[32]uint32, row int, l, d, 
 
 // boardOrbit returns the orbit size of a solution given as one bit per row.
 func boardOrbit(board []uint32) int {
-	n := len(board)
 	var q [32]int
 	for r, b := range board {
 		q[r] = bits.TrailingZeros32(b)
 	}
-	for r := 0; r < n; r++ {
-		if q[n-1-r] != n-1-q[r] {
-			return 8
-		}
-	}
-	for r := 0; r < n; r++ {
-		if q[q[r]] != n-1-r {
-			return 4
-		}
-	}
-	return 2
+	return symmetry.Orbit(q[:len(board)])
 }

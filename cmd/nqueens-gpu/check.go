@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -218,23 +216,9 @@ func runCheckWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 	return exitOK
 }
 
-func writeCheckJSON(w io.Writer, doc *checkDocument) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
-}
+func writeCheckJSON(w io.Writer, doc *checkDocument) error { return report.WriteJSON(w, doc) }
 
-func writeCheckFile(path string, doc *checkDocument) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := writeCheckJSON(f, doc); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
+func writeCheckFile(path string, doc *checkDocument) error { return report.WriteJSONFile(path, doc) }
 
 // judge decides whether a row agrees. The reference is the published
 // counts where all five numbers are published; otherwise the counts most

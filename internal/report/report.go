@@ -142,19 +142,26 @@ func (r *Result) SetCounts(c nq.Counts) {
 }
 
 // Write writes d as indented JSON.
-func Write(w io.Writer, d *Document) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(d)
-}
+func Write(w io.Writer, d *Document) error { return WriteJSON(w, d) }
 
 // WriteFile writes d to path.
-func WriteFile(path string, d *Document) error {
+func WriteFile(path string, d *Document) error { return WriteJSONFile(path, d) }
+
+// WriteJSON writes any JSON document of the program's (bench, check) as
+// indented JSON.
+func WriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// WriteJSONFile writes v as indented JSON to path.
+func WriteJSONFile(path string, v any) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := Write(f, d); err != nil {
+	if err := WriteJSON(f, v); err != nil {
 		f.Close()
 		return err
 	}
