@@ -21,7 +21,8 @@
 //
 // The environment variable NQUEENS_LIBCUDA names another file to open
 // instead of libcuda.so.1 (a driver in an odd place, or a missing file to
-// test the fallback).
+// test the fallback). Without it, libcuda.so.1 is looked up by the loader's
+// search path and then in the usual driver folders (nqshim_places).
 
 #define _GNU_SOURCE
 #include <cuda.h>
@@ -37,15 +38,39 @@ static void *nqshim_lib;
 static char nqshim_err[512];
 static pthread_once_t nqshim_once = PTHREAD_ONCE_INIT;
 
+// Where drivers live when the loader's search path does not name them:
+// container runtimes mount the driver under /usr/local/nvidia, some
+// distributions use lib64, WSL its own folder. Never a CUDA toolkit's
+// stubs/ folder: its libcuda only returns errors.
+static const char *const nqshim_places[] = {
+    "/usr/local/nvidia/lib64/libcuda.so.1",
+    "/usr/local/nvidia/lib/libcuda.so.1",
+    "/usr/lib/x86_64-linux-gnu/libcuda.so.1",
+    "/usr/lib64/libcuda.so.1",
+    "/usr/lib/wsl/lib/libcuda.so.1",
+};
+
 static void nqshim_open(void) {
 	const char *name = getenv("NQUEENS_LIBCUDA");
-	if (name == NULL || name[0] == '\0') {
+	int named = name != NULL && name[0] != '\0';
+	if (!named) {
 		name = "libcuda.so.1";
 	}
 	nqshim_lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-	if (nqshim_lib == NULL) {
-		const char *e = dlerror();
-		snprintf(nqshim_err, sizeof nqshim_err, "%s", e != NULL ? e : "dlopen failed");
+	if (nqshim_lib != NULL) {
+		return;
+	}
+	// Keep the loader's first answer: it is the one that explains.
+	const char *e = dlerror();
+	snprintf(nqshim_err, sizeof nqshim_err, "%s", e != NULL ? e : "dlopen failed");
+	if (named) {
+		return;
+	}
+	for (size_t i = 0; i < sizeof nqshim_places / sizeof nqshim_places[0]; i++) {
+		nqshim_lib = dlopen(nqshim_places[i], RTLD_NOW | RTLD_LOCAL);
+		if (nqshim_lib != NULL) {
+			return;
+		}
 	}
 }
 
