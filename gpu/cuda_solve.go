@@ -20,30 +20,25 @@ import (
 //   - A producer goroutine enumerates the tasks on the CPU in numbered
 //     batches (the same numbering as the CPU backend), drops the batches
 //     Options.Select rejects, and packs the rest into launch groups of
-//     about launchTarget of kernel time each.
+//     about Options.LaunchTime of kernel time each.
 //   - The context's thread takes the groups in turn and alternates between
 //     two slots, each with pinned host buffers, device buffers, its own
 //     stream and its own three device counters. While one slot's copies
 //     and kernel run, the other slot's results are read back and the
 //     producer packs the next group, so enumeration, transfers and the
-//     kernels overlap.
+//     kernels overlap. Launches aim at Options.LaunchTime of kernel time
+//     each, one task per thread, Options.Threads threads per block.
 //   - After each launch the host reads back three 64-bit counters (the
 //     kernels reduce C2/C4/C8, or the weighted W2/W4/W8, on the device)
 //     and reports them with the launch's batch indexes to Options.Done.
 
 const (
-	// launchTarget is the kernel time a launch aims at: long enough to
-	// hide launch and copy costs, short enough that a cancelled run stops
-	// promptly and no launch comes near a display watchdog.
-	launchTarget = 200 * time.Millisecond
 	// firstLaunch is the size of the first launches, before the
 	// throughput is known.
 	firstLaunch = 1 << 14
 	// slotBytes bounds one slot's task buffers, which caps the tasks per
 	// launch.
 	slotBytes = 96 << 20
-	// blockThreads is the kernels' block size: 4 warps.
-	blockThreads = 128
 )
 
 // Solve counts the solutions of the n-queens problem with algo on the GPU.
@@ -80,6 +75,19 @@ func (b *Backend) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Opt
 	if batch <= 0 {
 		batch = cpu.DefaultBatch
 	}
+	if err := CheckTuning(opt.Threads, opt.LaunchTime); err != nil {
+		return nq.Partial{}, fmt.Errorf("gpu: %w", err)
+	}
+	// The launch time aims long enough to hide launch and copy costs and
+	// short enough that a cancelled run stops promptly and no launch comes
+	// near a display watchdog.
+	tune := launchTuning{threads: opt.Threads, target: opt.LaunchTime}
+	if tune.threads == 0 {
+		tune.threads = DefaultThreads
+	}
+	if tune.target == 0 {
+		tune.target = DefaultLaunchTime
+	}
 	if err := ctx.Err(); err != nil {
 		return nq.Partial{}, err
 	}
@@ -105,7 +113,7 @@ func (b *Backend) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Opt
 
 	var sum nq.Partial
 	err := b.ctx.Do(fmt.Sprintf("count N=%d with the %s kernel", n, algo), func() {
-		sum = b.consume(pctx, n, algo, depth, words, perTask, capTasks, &target, groups, opt.Done)
+		sum = b.consume(pctx, n, algo, depth, words, perTask, capTasks, tune, &target, groups, opt.Done)
 	})
 	cancel()
 	for range groups { // let the producer finish
@@ -122,6 +130,12 @@ func (b *Backend) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Opt
 	return sum, nil
 }
 
+// launchTuning is the block size and the kernel time per launch.
+type launchTuning struct {
+	threads int
+	target  time.Duration
+}
+
 // slot is one set of launch buffers with its own stream.
 type slot struct {
 	stream  cu.Stream
@@ -136,8 +150,8 @@ type slot struct {
 // consume runs on the context's thread: it launches each group and reads
 // the results back, two slots deep. A driver failure panics (cu's way) and
 // Do turns it into the error of the solve.
-func (b *Backend) consume(ctx context.Context, n int, algo nq.Algo, depth, words, perTask, capTasks int, target *atomic.Int64,
-	groups <-chan *group, done func([]int, nq.Partial)) nq.Partial {
+func (b *Backend) consume(ctx context.Context, n int, algo nq.Algo, depth, words, perTask, capTasks int, tune launchTuning,
+	target *atomic.Int64, groups <-chan *group, done func([]int, nq.Partial)) nq.Partial {
 	var kernel cu.Function
 	if algo == nq.CarryChain {
 		kernel = b.ctx.Function("nq_carry_frames")
@@ -175,11 +189,11 @@ func (b *Backend) consume(ctx context.Context, n int, algo nq.Algo, depth, words
 		if done != nil {
 			done(s.busy.batches, p)
 		}
-		// Aim the next launches at launchTarget from the throughput so far.
+		// Aim the next launches at the launch time from the throughput so far.
 		tasksDone += int64(s.busy.count)
 		gpuTime = time.Since(started)
 		if gpuTime > 0 {
-			t := int64(float64(tasksDone) * launchTarget.Seconds() / gpuTime.Seconds())
+			t := int64(float64(tasksDone) * tune.target.Seconds() / gpuTime.Seconds())
 			target.Store(min(max(t, 1<<12), int64(capTasks)))
 		}
 		s.busy = nil
@@ -192,7 +206,7 @@ func (b *Backend) consume(ctx context.Context, n int, algo nq.Algo, depth, words
 		s := &slots[next]
 		next ^= 1
 		finish(s)
-		s.launch(kernel, n, algo, depth, words, g)
+		s.launch(kernel, tune.threads, n, algo, depth, words, g)
 	}
 	finish(&slots[next])
 	finish(&slots[next^1])
@@ -201,7 +215,7 @@ func (b *Backend) consume(ctx context.Context, n int, algo nq.Algo, depth, words
 
 // launch copies g into the slot's buffers and queues the copies, the
 // kernel and the read-back on the slot's stream.
-func (s *slot) launch(kernel cu.Function, n int, algo nq.Algo, depth, words int, g *group) {
+func (s *slot) launch(kernel cu.Function, threads, n int, algo nq.Algo, depth, words int, g *group) {
 	host := unsafe.Slice((*byte)(s.host), s.bytes)
 	off := 0
 	put32 := func(src []uint32) cu.DevicePtr {
@@ -216,14 +230,14 @@ func (s *slot) launch(kernel cu.Function, n int, algo nq.Algo, depth, words int,
 		off = (off + 15) &^ 15
 		return s.dev + cu.DevicePtr(at)
 	}
-	blocks := (g.count + blockThreads - 1) / blockThreads
+	blocks := (g.count + threads - 1) / threads
 	cu.MemsetD32Async(s.devOut, 0, 6, s.stream)
 	if algo == nq.CarryChain {
 		rows := put32(g.rows)
 		weight := put8(g.weight)
 		sym := put8(g.sym180)
 		cu.MemcpyHtoDAsync(s.dev, s.host, int64(off), s.stream)
-		LaunchOn(s.stream, kernel, blocks, blockThreads, 0,
+		LaunchOn(s.stream, kernel, blocks, threads, 0,
 			int32(n), int32(g.count), rows, weight, sym, s.devOut)
 	} else {
 		rows := put32(g.rows)
@@ -231,7 +245,7 @@ func (s *slot) launch(kernel cu.Function, n int, algo nq.Algo, depth, words int,
 		down := put32(g.down)
 		right := put32(g.right)
 		cu.MemcpyHtoDAsync(s.dev, s.host, int64(off), s.stream)
-		LaunchOn(s.stream, kernel, blocks, blockThreads, 0,
+		LaunchOn(s.stream, kernel, blocks, threads, 0,
 			int32(n), int32(depth), int32(g.count), rows, left, down, right, s.devOut)
 	}
 	cu.MemcpyDtoHAsync(s.hostOut, s.devOut, 3*8, s.stream)

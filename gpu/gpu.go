@@ -6,6 +6,8 @@ package gpu
 
 import (
 	"errors"
+	"fmt"
+	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
@@ -38,6 +40,30 @@ type Options struct {
 	// Done, if not nil, is called after each launch with the indexes of the
 	// batches it covered and their summed partials (see nq.Reduce).
 	Done func(batches []int, p nq.Partial)
+	// Threads is the kernels' block size, a multiple of 32 from 32 to 1024;
+	// 0 means DefaultThreads.
+	Threads int
+	// LaunchTime is the kernel time each launch aims at; 0 means
+	// DefaultLaunchTime. The launch size adapts to the measured throughput.
+	LaunchTime time.Duration
+}
+
+// The defaults of the tuning knobs of Options.
+const (
+	DefaultThreads    = 128
+	DefaultLaunchTime = 200 * time.Millisecond
+)
+
+// CheckTuning returns an error unless threads (0 or a multiple of 32 from
+// 32 to 1024) and launch (0, or 1 ms to 10 s) are usable.
+func CheckTuning(threads int, launch time.Duration) error {
+	if threads != 0 && (threads < 32 || threads > 1024 || threads%32 != 0) {
+		return fmt.Errorf("GPU block size %d: want a multiple of 32 from 32 to 1024", threads)
+	}
+	if launch != 0 && (launch < time.Millisecond || launch > 10*time.Second) {
+		return fmt.Errorf("GPU launch time %v: want 1ms to 10s", launch)
+	}
+	return nil
 }
 
 // Algos lists the algorithms that have a GPU kernel.

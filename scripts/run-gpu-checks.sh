@@ -6,7 +6,8 @@
 #
 # Environment: MAXN (largest N of the counting runs, default 20), CLASSN
 # (largest N whose C2/C4/C8 are compared with the CPU path, default 17),
-# TIMEN (largest N of the timed runs from 18, default 22), DEVICE (GPU
+# TIMEN (largest N of the timed runs from 18, default 22), TUNEN (the N of
+# the depth and block-size sweep, default 20), DEVICE (GPU
 # ordinal, default 0), STEP_TIMEOUT (seconds per step, default 900).
 #
 # Runs the cuda test binaries (with NQUEENS_REQUIRE_GPU=1: no skipping for
@@ -23,7 +24,7 @@ device=${DEVICE:-0}
 step_timeout=${STEP_TIMEOUT:-900}
 mkdir -p "$logs"
 logs=$(cd "$logs" && pwd)
-cd "$here"
+cd "$here" || exit 1
 
 passed=0
 failed=0
@@ -119,7 +120,7 @@ done
 # equal the CPU path's for N <= CLASSN (default 17).
 classn=${CLASSN:-17}
 [ "$classn" -gt "$maxn" ] && classn=$maxn
-run count-cpu-1-$classn ./nqueens-gpu-cuda -n "1-$classn" -device cpu -v
+run "count-cpu-1-$classn" ./nqueens-gpu-cuda -n "1-$classn" -device cpu -v
 for algo in symmetry carrychain; do
 	name=classes-$algo-1-$classn
 	start=$(date +%s)
@@ -163,6 +164,24 @@ for algo in symmetry carrychain; do
 		fail "$name" "$secs" "exit $rc: $(head -c 500 "$logs/$name.err")"
 	fi
 	cat "$logs/$name.out"
+done
+
+# Tuning sweep (information for the benchmark record, not a check): the
+# symmetry kernel at N=TUNEN (default 20) for each depth and block size.
+# Every run must still give the published total.
+tunen=${TUNEN:-20}
+for depth in 6 7 8; do
+	for threads in 64 128 256; do
+		name=tune-n$tunen-d$depth-t$threads
+		run "$name" ./nqueens-gpu-cuda -n "$tunen" -device "$device" -algo symmetry -quiet -json \
+			-depth "$depth" -gpu-threads "$threads"
+		if [ "$rc" = 0 ] && grep -q "\"total\":${known[tunen]}," "$logs/$name.out"; then
+			pass "$name" "$secs"
+		else
+			fail "$name" "$secs" "exit $rc: $(head -c 300 "$logs/$name.err")"
+		fi
+		echo "depth=$depth threads=$threads $(cat "$logs/$name.out")"
+	done
 done
 
 echo "$passed passed, $failed failed"

@@ -97,6 +97,11 @@ type config struct {
 	quiet              bool          // no progress reports
 	sharded            bool          // -shard was given: write a shard result
 	shard              job.Shard     // the share of the batches to count
+
+	// Tuning.
+	depth      int           // rows of the partial boards, 0 = chosen from N
+	gpuThreads int           // GPU block size, 0 = the backend's default
+	gpuLaunch  time.Duration // kernel time per GPU launch, 0 = the default
 }
 
 // rawArgs holds the flag values that parseArgs checks and converts.
@@ -124,6 +129,9 @@ func newFlagSet(cfg *config, raw *rawArgs) *flag.FlagSet {
 	fs.DurationVar(&cfg.progressInterval, "progress-interval", defaultProgressInterval, "time between status lines without a terminal")
 	fs.BoolVar(&cfg.quiet, "quiet", false, "no progress bar or status lines")
 	fs.StringVar(&raw.shard, "shard", "", "count only shard i of m, as i/m")
+	fs.IntVar(&cfg.depth, "depth", 0, "rows of the partial boards, 0 = chosen from N")
+	fs.IntVar(&cfg.gpuThreads, "gpu-threads", 0, "GPU threads per block, 0 = default")
+	fs.DurationVar(&cfg.gpuLaunch, "gpu-launch", 0, "kernel time per GPU launch, 0 = default")
 	return fs
 }
 
@@ -170,6 +178,14 @@ func parseArgs(args []string) (config, error) {
 	}
 	if cfg.maxBoards < 0 {
 		return config{}, usageErrorf("invalid -max-boards %d: want 0 (no limit) or more", cfg.maxBoards)
+	}
+	// Boards under 4 rows are never split, so the smallest N the depth
+	// must fit is the range's first N of 4 or more.
+	if first := max(cfg.lo, 4); cfg.depth != 0 && cfg.hi >= 4 && (cfg.depth < 2 || cfg.depth > first-1) {
+		return config{}, usageErrorf("invalid -depth %d: want 0 (chosen from N) or 2 to N-1 = %d for N=%d", cfg.depth, first-1, first)
+	}
+	if err := gpu.CheckTuning(cfg.gpuThreads, cfg.gpuLaunch); err != nil {
+		return config{}, usageErrorf("invalid -gpu-threads or -gpu-launch: %v", err)
 	}
 	if cfg.unique && !cfg.print {
 		return config{}, usageErrorf("-unique only applies to -print: use -print -unique")
@@ -356,6 +372,17 @@ Flags:
         {GPUALGOS}.
   -workers K
         CPU worker goroutines; 0 (the default) means one per core.
+  -depth D
+        tuning: the rows placed in each partial board that the search
+        starts from (2 to N-1; 0, the default, picks it from N). It changes
+        the numbering of batches, so checkpoints and shards must use the
+        same value.
+  -gpu-threads T
+        tuning: GPU threads per block, a multiple of 32 from 32 to 1024
+        (default 128).
+  -gpu-launch D
+        tuning: the kernel time each GPU launch aims at, 1ms to 10s
+        (default 200ms); the launch size adapts to the measured speed.
   -v    verbose: add the columns C2, C4 and C8 to the table.
   -json
         write one JSON object per N and line instead of the table.

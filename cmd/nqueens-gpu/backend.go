@@ -163,7 +163,7 @@ func openBackend(cfg config, h hooks, stderr io.Writer) (*backend, error) {
 	b.workers = func(spec job.Spec) []job.Worker {
 		var ws []job.Worker
 		for i, g := range gs {
-			ws = append(ws, gpuWorker("gpu"+ordinals[i], g, spec))
+			ws = append(ws, gpuWorker("gpu"+ordinals[i], g, spec, cfg))
 		}
 		if cpuSide != nil {
 			ws = append(ws, cpuSide.workers(spec)...)
@@ -174,13 +174,14 @@ func openBackend(cfg config, h hooks, stderr io.Writer) (*backend, error) {
 }
 
 // gpuWorker counts batches on one open GPU.
-func gpuWorker(name string, g gpuBackend, spec job.Spec) job.Worker {
+func gpuWorker(name string, g gpuBackend, spec job.Spec, cfg config) job.Worker {
 	return job.Worker{Name: name, Run: func(ctx context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
 		p, ok := g.(gpuPartial)
 		if !ok {
 			return fmt.Errorf("this build's GPU backend cannot count numbered batches")
 		}
-		_, err := p.SolvePartial(ctx, spec.N, spec.Algo, gpu.Options{Depth: spec.Depth, Batch: spec.Batch, Select: sel, Done: done})
+		_, err := p.SolvePartial(ctx, spec.N, spec.Algo, gpu.Options{Depth: spec.Depth, Batch: spec.Batch, Select: sel, Done: done,
+			Threads: cfg.gpuThreads, LaunchTime: cfg.gpuLaunch})
 		return err
 	}}
 }

@@ -163,7 +163,7 @@ func countOne(ctx context.Context, cfg config, b *backend, h hooks, args []strin
 			printError(stderr, msg)
 		}
 	}
-	spec := job.Spec{N: n, Algo: b.algo}
+	spec := job.Spec{N: n, Algo: b.algo, Depth: cfg.depth}
 	jcfg := job.Config{
 		Spec:               spec,
 		Shard:              cfg.shard,
