@@ -211,6 +211,29 @@ func TestWorkerFailure(t *testing.T) {
 	}
 }
 
+// A worker that reports a finished batch again fails the job instead of
+// counting it twice.
+func TestRepeatedBatchFails(t *testing.T) {
+	const nb = 20
+	repeat := Worker{Name: "echo", Run: func(ctx context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
+		for i := 0; i < nb; i++ {
+			if sel(i) {
+				done([]int{i}, fakePartial(i))
+			}
+		}
+		done([]int{nb - 1, 3}, fakePartial(3)) // 3 again
+		return nil
+	}}
+	j, _ := New(Config{Spec: Spec{N: 16, Algo: nq.Symmetry}, Plan: fakePlan(nb), NeedPlan: true, Workers: []Worker{repeat}})
+	res, err := j.Run(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "twice") {
+		t.Fatalf("error %v, want a repeated batch", err)
+	}
+	if res.Partial != fakeSum(nb, Shard{}) {
+		t.Errorf("sum %v: the repeated report was added", res.Partial)
+	}
+}
+
 func TestShards(t *testing.T) {
 	const nb = 1001
 	for _, m := range []int{1, 2, 3, 4, 7} {

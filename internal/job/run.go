@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -73,6 +74,9 @@ type Job struct {
 	sum       nq.Partial
 	perWorker []int
 	stopped   atomic.Bool // no more claims
+	// repeated is set when a worker reports a batch that is already
+	// done: its partial is not added and the job fails.
+	repeated error
 
 	started time.Time
 	created time.Time
@@ -161,16 +165,25 @@ func (j *Job) claim(i int) bool {
 	return true
 }
 
-// finish records batches as done by worker w.
+// finish records batches as done by worker w. A report that repeats a
+// finished batch is a bug: adding it would count twice, and its partial
+// cannot be split, so none of it is kept and the job fails (its missing
+// batches stay to be counted by a later run).
 func (j *Job) finish(w int, batches []int, p nq.Partial) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	for _, i := range batches {
-		if !j.done.has(i) {
-			j.done.add(i)
-			j.nDone++
-			j.perWorker[w]++
+	for k, i := range batches {
+		if j.done.has(i) || slices.Contains(batches[:k], i) {
+			if j.repeated == nil {
+				j.repeated = fmt.Errorf("job: %s reported batch %d twice; its report was not counted", j.cfg.Workers[w].Name, i)
+			}
+			return
 		}
+	}
+	for _, i := range batches {
+		j.done.add(i)
+		j.nDone++
+		j.perWorker[w]++
 	}
 	j.sum.Add(p)
 }
@@ -416,6 +429,12 @@ func (j *Job) anyAlive(alive []bool) bool {
 // check verifies, when the plan is known, that exactly the batches of the
 // shard are done.
 func (j *Job) check() error {
+	j.mu.Lock()
+	repeated := j.repeated
+	j.mu.Unlock()
+	if repeated != nil {
+		return repeated
+	}
 	p, err := j.Plan()
 	if err == errNoPlan {
 		return nil
@@ -425,6 +444,9 @@ func (j *Job) check() error {
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	if j.repeated != nil {
+		return j.repeated
+	}
 	want := j.cfg.Shard.Batches(p.Batches)
 	if j.nDone != want || j.done.max() >= p.Batches {
 		return fmt.Errorf("%w: %d of %d batches counted (highest index %d of %d)", ErrIncomplete, j.nDone, want, j.done.max(), p.Batches)
