@@ -39,6 +39,10 @@ const (
 	// slotBytes bounds one slot's task buffers, which caps the tasks per
 	// launch.
 	slotBytes = 96 << 20
+	// outBytes is a slot's device results: three 64-bit counters, then the
+	// dynamic kernel's 32-bit board counter at nextOffset (and padding).
+	outBytes   = 32
+	nextOffset = 24
 )
 
 // Solve counts the solutions of the n-queens problem with algo on the GPU.
@@ -81,7 +85,7 @@ func (b *Backend) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Opt
 	// The launch time aims long enough to hide launch and copy costs and
 	// short enough that a cancelled run stops promptly and no launch comes
 	// near a display watchdog.
-	tune := launchTuning{threads: opt.Threads, target: opt.LaunchTime}
+	tune := launchTuning{threads: opt.Threads, target: opt.LaunchTime, dynamic: opt.Dynamic && algo == nq.Symmetry}
 	if tune.threads == 0 {
 		tune.threads = DefaultThreads
 	}
@@ -134,6 +138,7 @@ func (b *Backend) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Opt
 type launchTuning struct {
 	threads int
 	target  time.Duration
+	dynamic bool // nq_symmetry_boards_dyn: persistent threads, shared counter
 }
 
 // slot is one set of launch buffers with its own stream.
@@ -153,11 +158,17 @@ type slot struct {
 func (b *Backend) consume(ctx context.Context, n int, algo nq.Algo, depth, words, perTask, capTasks int, tune launchTuning,
 	target *atomic.Int64, groups <-chan *group, done func([]int, nq.Partial)) nq.Partial {
 	var kernel cu.Function
-	if algo == nq.CarryChain {
+	switch {
+	case algo == nq.CarryChain:
 		kernel = b.ctx.Function("nq_carry_frames")
-	} else {
+	case tune.dynamic:
+		kernel = b.ctx.Function("nq_symmetry_boards_dyn")
+	default:
 		kernel = b.ctx.Function("nq_symmetry_boards")
 	}
+	// The dynamic kernel's grid fills the GPU once: as many blocks as its
+	// SMs keep resident (2048 threads each), or fewer for a small launch.
+	resident := max(1, b.info.SMs) * max(1, 2048/tune.threads)
 	var slots [2]slot
 	defer func() {
 		for i := range slots {
@@ -171,7 +182,7 @@ func (b *Backend) consume(ctx context.Context, n int, algo nq.Algo, depth, words
 		s.host = cu.MemAllocHost(s.bytes)
 		s.hostOut = cu.MemAllocHost(3 * 8)
 		s.dev = cu.MemAlloc(s.bytes)
-		s.devOut = cu.MemAlloc(3 * 8)
+		s.devOut = cu.MemAlloc(outBytes)
 	}
 
 	var sum nq.Partial
@@ -206,7 +217,7 @@ func (b *Backend) consume(ctx context.Context, n int, algo nq.Algo, depth, words
 		s := &slots[next]
 		next ^= 1
 		finish(s)
-		s.launch(kernel, tune.threads, n, algo, depth, words, g)
+		s.launch(kernel, tune, resident, n, algo, depth, words, g)
 	}
 	finish(&slots[next])
 	finish(&slots[next^1])
@@ -215,7 +226,8 @@ func (b *Backend) consume(ctx context.Context, n int, algo nq.Algo, depth, words
 
 // launch copies g into the slot's buffers and queues the copies, the
 // kernel and the read-back on the slot's stream.
-func (s *slot) launch(kernel cu.Function, threads, n int, algo nq.Algo, depth, words int, g *group) {
+func (s *slot) launch(kernel cu.Function, tune launchTuning, resident, n int, algo nq.Algo, depth, words int, g *group) {
+	threads := tune.threads
 	host := unsafe.Slice((*byte)(s.host), s.bytes)
 	off := 0
 	put32 := func(src []uint32) cu.DevicePtr {
@@ -231,7 +243,8 @@ func (s *slot) launch(kernel cu.Function, threads, n int, algo nq.Algo, depth, w
 		return s.dev + cu.DevicePtr(at)
 	}
 	blocks := (g.count + threads - 1) / threads
-	cu.MemsetD32Async(s.devOut, 0, 6, s.stream)
+	cu.MemsetD32Async(s.devOut, 0, outBytes/4, s.stream) // counters and next
+
 	if algo == nq.CarryChain {
 		rows := put32(g.rows)
 		weight := put8(g.weight)
@@ -245,8 +258,13 @@ func (s *slot) launch(kernel cu.Function, threads, n int, algo nq.Algo, depth, w
 		down := put32(g.down)
 		right := put32(g.right)
 		cu.MemcpyHtoDAsync(s.dev, s.host, int64(off), s.stream)
-		LaunchOn(s.stream, kernel, blocks, threads, 0,
-			int32(n), int32(depth), int32(g.count), rows, left, down, right, s.devOut)
+		if tune.dynamic {
+			LaunchOn(s.stream, kernel, min(blocks, resident), threads, 0,
+				int32(n), int32(depth), int32(g.count), rows, left, down, right, s.devOut, s.devOut+nextOffset)
+		} else {
+			LaunchOn(s.stream, kernel, blocks, threads, 0,
+				int32(n), int32(depth), int32(g.count), rows, left, down, right, s.devOut)
+		}
 	}
 	cu.MemcpyDtoHAsync(s.hostOut, s.devOut, 3*8, s.stream)
 	s.busy = g

@@ -46,6 +46,10 @@ type Options struct {
 	// LaunchTime is the kernel time each launch aims at; 0 means
 	// DefaultLaunchTime. The launch size adapts to the measured throughput.
 	LaunchTime time.Duration
+	// Dynamic selects the symmetry kernel whose threads take boards from a
+	// shared counter until none is left (a few blocks per SM), instead of
+	// one board per thread. The carry-chain kernel ignores it.
+	Dynamic bool
 }
 
 // The defaults of the tuning knobs of Options.

@@ -54,3 +54,38 @@ extern "C" __global__ void nq_symmetry_boards(int n, int depth, int count,
 		nq_symmetry_board(n, depth, rows + i * depth, left[i], down[i], right[i], &c2, &c4, &c8);
 	nq_block_add3(c2, c4, c8, out);
 }
+
+/*
+ * nq_symmetry_boards_dyn is the same search with dynamic fetching: each
+ * thread takes boards from the shared counter *next (zero it before the
+ * launch) with atomicAdd, and a thread whose board is finished takes the
+ * next one inside the same loop in which its warp's other threads go on
+ * stepping their own boards, so no thread waits idle for the longest board
+ * of its warp. Launch it with enough blocks to fill the GPU (a few per SM);
+ * the arguments are those of nq_symmetry_boards followed by next.
+ *
+ * Argument block: as nq_symmetry_boards, then next at byte 56; 64 bytes.
+ */
+extern "C" __global__ void nq_symmetry_boards_dyn(int n, int depth, int count,
+						  const uint32_t *__restrict__ rows,
+						  const uint32_t *__restrict__ left,
+						  const uint32_t *__restrict__ down,
+						  const uint32_t *__restrict__ right,
+						  unsigned long long *out, unsigned int *next)
+{
+	uint64_t c2 = 0, c4 = 0, c8 = 0;
+	nq_sym_state s;
+	uint32_t board[NQ_MAXN], fs[NQ_MAXN], rs[NQ_MAXN];
+	unsigned int i = atomicAdd(next, 1u);
+	if (i < (unsigned int)count)
+		nq_sym_start(&s, board, n, depth, rows + (size_t)i * depth, left[i], down[i], right[i], &c2, &c4, &c8);
+	while (i < (unsigned int)count) {
+		if (!nq_sym_step(&s, board, fs, rs, &c2, &c4, &c8)) {
+			i = atomicAdd(next, 1u);
+			if (i < (unsigned int)count)
+				nq_sym_start(&s, board, n, depth, rows + (size_t)i * depth, left[i], down[i], right[i],
+					     &c2, &c4, &c8);
+		}
+	}
+	nq_block_add3(c2, c4, c8, out);
+}

@@ -218,69 +218,117 @@ NQ_HD void nq_classify(const nq_rules *ru, const uint32_t *board,
 }
 
 /*
- * nq_symmetry_board counts the canonical solutions below one symmetry
- * board and adds them to *c2, *c4 and *c8 by orbit size.
+ * nq_sym_state is the search below one symmetry board in progress: the
+ * rules, the row being filled (row), the row the task started at (depth),
+ * and that row's untried columns and attack words (f, l, d, r). The stack
+ * lives in three arrays beside it: per pushed row its queen (board),
+ * untried columns (fs) and r word (rs). They are kept apart so that the
+ * compiler can hold the scalars in registers.
+ *
+ * nq_sym_start loads a board and nq_sym_step advances its search by one
+ * node, so that a GPU lane whose board is finished can load the next one
+ * inside the same loop as its neighbours' steps (the dynamic kernel), and
+ * nq_symmetry_board runs one board to the end (the static kernel and the
+ * host tests): both are the same code.
+ */
+typedef struct {
+	nq_rules ru;
+	int row, depth;
+	uint32_t f, l, d, r;
+} nq_sym_state;
+
+/*
+ * nq_sym_start loads one symmetry board into s:
  *
  *   n       board size, 4 <= n <= NQ_MAXN
  *   depth   rows already placed, 2 <= depth <= n-1; the search starts there
  *   pre     the board's depth row words (one bit each), as tasks.Boards.Rows
  *   l, d, r the attack words row depth sees (tasks.Boards.Left/Down/Right)
  *
- * The last row is never pushed: a queen in row n-2 whose row n-1 has a free
- * column (at most one is left) makes a solution at once.
+ * A board whose only row left is the last is settled here (small N).
+ */
+NQ_HD void nq_sym_start(nq_sym_state *s, uint32_t *board, int n, int depth, const uint32_t *pre,
+			uint32_t l, uint32_t d, uint32_t r,
+			uint64_t *k2, uint64_t *k4, uint64_t *k8)
+{
+	int i;
+	nq_rules_init(&s->ru, n, pre[0], pre[1]);
+	for (i = 0; i < depth; i++)
+		board[i] = pre[i];
+	s->row = s->depth = depth;
+	s->l = l;
+	s->d = d;
+	s->r = r;
+	s->f = nq_free(&s->ru, depth, l, d, r);
+	if (depth == n - 1) {
+		if (s->f != 0) {
+			board[depth] = s->f;
+			nq_classify(&s->ru, board, k2, k4, k8);
+		}
+		s->f = 0; /* finished: the next step says so */
+	}
+}
+
+/*
+ * nq_sym_step tries the next column of the current row, or pops a row when
+ * none is left. It returns 0 when the board's search is complete. The last
+ * row is never pushed: a queen in row n-2 whose row n-1 has a free column
+ * (at most one is left) makes a solution at once.
+ */
+NQ_HD int nq_sym_step(nq_sym_state *s, uint32_t *board, uint32_t *fs, uint32_t *rs,
+		      uint64_t *k2, uint64_t *k4, uint64_t *k8)
+{
+	const int n = s->ru.n;
+	int row = s->row;
+	if (s->f == 0) {
+		if (row == s->depth)
+			return 0;
+		row--; /* pop: undo the parent's queen */
+		uint32_t bit = board[row];
+		s->l = (s->l >> 1) & ~bit;
+		s->d &= ~bit;
+		s->r = rs[row];
+		s->f = fs[row];
+		s->row = row;
+		return 1;
+	}
+	uint32_t bit = s->f & -s->f; /* lowest free column */
+	s->f ^= bit;
+	board[row] = bit;
+	uint32_t nl = (s->l | bit) << 1, nd = s->d | bit, nr = (s->r | bit) >> 1;
+	uint32_t nf = nq_free(&s->ru, row + 1, nl, nd, nr);
+	if (nf == 0)
+		return 1;
+	if (row + 1 == n - 1) { /* a solution: nf is its last queen */
+		board[n - 1] = nf;
+		nq_classify(&s->ru, board, k2, k4, k8);
+		return 1;
+	}
+	fs[row] = s->f; /* push */
+	rs[row] = s->r;
+	s->row = row + 1;
+	s->l = nl;
+	s->d = nd;
+	s->r = nr;
+	s->f = nf;
+	return 1;
+}
+
+/*
+ * nq_symmetry_board counts the canonical solutions below one symmetry
+ * board (arguments as nq_sym_start) and adds them to *c2, *c4 and *c8 by
+ * orbit size.
  */
 NQ_HD void nq_symmetry_board(int n, int depth, const uint32_t *pre,
 			     uint32_t l, uint32_t d, uint32_t r,
 			     uint64_t *c2, uint64_t *c4, uint64_t *c8)
 {
-	nq_rules ru;
+	nq_sym_state s;
 	uint32_t board[NQ_MAXN], fs[NQ_MAXN], rs[NQ_MAXN];
 	uint64_t k2 = 0, k4 = 0, k8 = 0;
-	int row = depth, i;
-
-	nq_rules_init(&ru, n, pre[0], pre[1]);
-	for (i = 0; i < depth; i++)
-		board[i] = pre[i];
-	uint32_t f = nq_free(&ru, row, l, d, r);
-	if (row == n - 1) { /* small N: only the last row is left */
-		if (f != 0) {
-			board[row] = f;
-			nq_classify(&ru, board, &k2, &k4, &k8);
-		}
-		f = 0; /* the loop below returns at once */
-	}
-	for (;;) {
-		if (f == 0) {
-			if (row == depth)
-				break;
-			row--; /* pop: undo the parent's queen */
-			uint32_t bit = board[row];
-			l = (l >> 1) & ~bit;
-			d &= ~bit;
-			r = rs[row];
-			f = fs[row];
-			continue;
-		}
-		uint32_t bit = f & -f; /* lowest free column */
-		f ^= bit;
-		board[row] = bit;
-		uint32_t nl = (l | bit) << 1, nd = d | bit, nr = (r | bit) >> 1;
-		uint32_t nf = nq_free(&ru, row + 1, nl, nd, nr);
-		if (nf == 0)
-			continue;
-		if (row + 1 == n - 1) { /* a solution: nf is its last queen */
-			board[n - 1] = nf;
-			nq_classify(&ru, board, &k2, &k4, &k8);
-			continue;
-		}
-		fs[row] = f; /* push */
-		rs[row] = r;
-		row++;
-		l = nl;
-		d = nd;
-		r = nr;
-		f = nf;
-	}
+	nq_sym_start(&s, board, n, depth, pre, l, d, r, &k2, &k4, &k8);
+	while (nq_sym_step(&s, board, fs, rs, &k2, &k4, &k8))
+		;
 	*c2 += k2;
 	*c4 += k4;
 	*c8 += k8;

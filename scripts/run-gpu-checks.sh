@@ -183,6 +183,22 @@ for depth in 6 7 8; do
 		echo "depth=$depth threads=$threads $(cat "$logs/$name.out")"
 	done
 done
+# The same with dynamic fetching (-gpu-dynamic), at N=TUNEN and the next N.
+for n in "$tunen" $((tunen + 1)); do
+	for depth in 6 7 8; do
+		for threads in 128 256; do
+			name=tune-dyn-n$n-d$depth-t$threads
+			run "$name" ./nqueens-gpu-cuda -n "$n" -device "$device" -algo symmetry -quiet -json \
+				-depth "$depth" -gpu-threads "$threads" -gpu-dynamic
+			if [ "$rc" = 0 ] && grep -q "\"total\":${known[n]}," "$logs/$name.out"; then
+				pass "$name" "$secs"
+			else
+				fail "$name" "$secs" "exit $rc: $(head -c 300 "$logs/$name.err")"
+			fi
+			echo "dynamic n=$n depth=$depth threads=$threads $(cat "$logs/$name.out")"
+		done
+	done
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -102,6 +102,7 @@ type config struct {
 	depth      int           // rows of the partial boards, 0 = chosen from N
 	gpuThreads int           // GPU block size, 0 = the backend's default
 	gpuLaunch  time.Duration // kernel time per GPU launch, 0 = the default
+	gpuDynamic bool          // the symmetry kernel with dynamic fetching
 }
 
 // rawArgs holds the flag values that parseArgs checks and converts.
@@ -132,6 +133,7 @@ func newFlagSet(cfg *config, raw *rawArgs) *flag.FlagSet {
 	fs.IntVar(&cfg.depth, "depth", 0, "rows of the partial boards, 0 = chosen from N")
 	fs.IntVar(&cfg.gpuThreads, "gpu-threads", 0, "GPU threads per block, 0 = default")
 	fs.DurationVar(&cfg.gpuLaunch, "gpu-launch", 0, "kernel time per GPU launch, 0 = default")
+	fs.BoolVar(&cfg.gpuDynamic, "gpu-dynamic", false, "symmetry kernel with dynamic fetching")
 	return fs
 }
 
@@ -383,6 +385,10 @@ Flags:
   -gpu-launch D
         tuning: the kernel time each GPU launch aims at, 1ms to 10s
         (default 200ms); the launch size adapts to the measured speed.
+  -gpu-dynamic
+        tuning: run the symmetry kernel whose threads take boards from a
+        shared counter until none is left, so that no thread idles while
+        its warp finishes a long board (default: one board per thread).
   -v    verbose: add the columns C2, C4 and C8 to the table.
   -json
         write one JSON object per N and line instead of the table.

@@ -181,7 +181,7 @@ func gpuWorker(name string, g gpuBackend, spec job.Spec, cfg config) job.Worker 
 			return fmt.Errorf("this build's GPU backend cannot count numbered batches")
 		}
 		_, err := p.SolvePartial(ctx, spec.N, spec.Algo, gpu.Options{Depth: spec.Depth, Batch: spec.Batch, Select: sel, Done: done,
-			Threads: cfg.gpuThreads, LaunchTime: cfg.gpuLaunch})
+			Threads: cfg.gpuThreads, LaunchTime: cfg.gpuLaunch, Dynamic: cfg.gpuDynamic})
 		return err
 	}}
 }

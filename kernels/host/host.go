@@ -22,6 +22,43 @@ static void nq_host_boards(int n, int depth, int count, const uint32_t *rows,
 				  &out[0], &out[1], &out[2]);
 }
 
+// The dynamic kernel's loop, with lanes simulated: lanes threads take
+// boards from one counter and step in turn, one node each per round, as
+// the threads of a warp do, so their boards start and end interleaved.
+#define NQ_HOST_LANES_MAX 64
+static void nq_host_boards_lanes(int n, int depth, int count, const uint32_t *rows,
+				 const uint32_t *left, const uint32_t *down,
+				 const uint32_t *right, int lanes, uint64_t *out)
+{
+	static __thread nq_sym_state s[NQ_HOST_LANES_MAX];
+	static __thread uint32_t board[NQ_HOST_LANES_MAX][NQ_MAXN], fs[NQ_HOST_LANES_MAX][NQ_MAXN],
+		rs[NQ_HOST_LANES_MAX][NQ_MAXN];
+	int cur[NQ_HOST_LANES_MAX];
+	int next = 0, live = 0;
+	for (int t = 0; t < lanes; t++) {
+		cur[t] = next++;
+		if (cur[t] < count) {
+			nq_sym_start(&s[t], board[t], n, depth, rows + (size_t)cur[t] * depth, left[cur[t]],
+				     down[cur[t]], right[cur[t]], &out[0], &out[1], &out[2]);
+			live++;
+		}
+	}
+	while (live > 0) {
+		for (int t = 0; t < lanes; t++) {
+			if (cur[t] >= count)
+				continue;
+			if (!nq_sym_step(&s[t], board[t], fs[t], rs[t], &out[0], &out[1], &out[2])) {
+				cur[t] = next++;
+				if (cur[t] < count)
+					nq_sym_start(&s[t], board[t], n, depth, rows + (size_t)cur[t] * depth,
+						     left[cur[t]], down[cur[t]], right[cur[t]], &out[0], &out[1], &out[2]);
+				else
+					live--;
+			}
+		}
+	}
+}
+
 static void nq_host_frames(int n, int count, const uint32_t *rows,
 			   const uint8_t *weight, const uint8_t *sym180, uint64_t *out)
 {
@@ -70,6 +107,24 @@ func Boards(b *tasks.Boards) (c2, c4, c8 uint64) {
 	C.nq_host_boards(C.int(b.N), C.int(b.Depth), C.int(k),
 		(*C.uint32_t)(&b.Rows[0]), (*C.uint32_t)(&b.Left[0]),
 		(*C.uint32_t)(&b.Down[0]), (*C.uint32_t)(&b.Right[0]), &out[0])
+	return uint64(out[0]), uint64(out[1]), uint64(out[2])
+}
+
+// BoardsLanes runs the dynamic kernel's loop (nq_sym_start and
+// nq_sym_step) over the boards of b with lanes simulated threads (1 to 64)
+// that take boards from one shared counter and step in turn, and returns
+// the canonical solutions by orbit size, as Boards does.
+func BoardsLanes(b *tasks.Boards, lanes int) (c2, c4, c8 uint64) {
+	if lanes < 1 || lanes > C.NQ_HOST_LANES_MAX {
+		panic(fmt.Sprintf("host.BoardsLanes: %d lanes, want 1 to %d", lanes, C.NQ_HOST_LANES_MAX))
+	}
+	if b.Kind != tasks.Symmetry || b.Len() == 0 {
+		return Boards(b)
+	}
+	var out [3]C.uint64_t
+	C.nq_host_boards_lanes(C.int(b.N), C.int(b.Depth), C.int(b.Len()),
+		(*C.uint32_t)(&b.Rows[0]), (*C.uint32_t)(&b.Left[0]),
+		(*C.uint32_t)(&b.Down[0]), (*C.uint32_t)(&b.Right[0]), C.int(lanes), &out[0])
 	return uint64(out[0]), uint64(out[1]), uint64(out[2])
 }
 

@@ -107,6 +107,34 @@ func TestBoardsMatchCPU(t *testing.T) {
 	}
 }
 
+// The dynamic kernel's loop, with 1, 7 and 32 interleaved lanes sharing
+// one counter, gives exactly the static search's counts.
+func TestBoardsLanesMatchCPU(t *testing.T) {
+	ctx := context.Background()
+	for n := 4; n <= 13; n++ {
+		want, err := cpu.Solve(ctx, n, nq.Symmetry, cpu.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, depth := range depths(n) {
+			for _, lanes := range []int{1, 7, 32} {
+				var got nq.Counts
+				err := tasks.EnumerateBoards(n, tasks.Symmetry, depth, 500, func(b *tasks.Boards) error {
+					c2, c4, c8 := host.BoardsLanes(b, lanes)
+					got.Add(nq.Counts{C2: c2, C4: c4, C8: c8})
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got != want {
+					t.Errorf("N=%d depth=%d lanes=%d: %v, cpu.Solve %v", n, depth, lanes, got, want)
+				}
+			}
+		}
+	}
+}
+
 func TestFramesMatchCPU(t *testing.T) {
 	ctx := context.Background()
 	for n := 5; n <= 14; n++ {

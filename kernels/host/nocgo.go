@@ -16,3 +16,8 @@ func Boards(b *tasks.Boards) (c2, c4, c8 uint64) { panic("kernels/host: built wi
 
 // Frames needs cgo; without it, it panics.
 func Frames(f *tasks.Frames) (w2, w4, w8 uint64) { panic("kernels/host: built without cgo") }
+
+// BoardsLanes needs cgo; without it, it panics.
+func BoardsLanes(b *tasks.Boards, lanes int) (c2, c4, c8 uint64) {
+	panic("kernels/host: built without cgo")
+}
