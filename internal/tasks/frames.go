@@ -79,43 +79,41 @@ func (k frameKey) images(last int) [8]frameKey {
 	return out
 }
 
-// frameBoard tracks the queens a frame has placed so far.
+// frameBoard tracks the queens a frame has placed so far. No two queens of
+// a valid frame share a line, so one bit per row, column and diagonal
+// tells whether it is taken.
 type frameBoard struct {
-	n    int
-	row  [32]int8 // column of the queen in each row, -1 if none
-	col  [32]int8 // row of the queen in each column, -1 if none
-	diag [64]int8 // count of queens on each r+c diagonal
-	anti [64]int8 // count of queens on each r-c+n-1 diagonal
-}
-
-func (b *frameBoard) init(n int) {
-	b.n = n
-	for i := range b.row {
-		b.row[i], b.col[i] = -1, -1
-	}
-	b.diag, b.anti = [64]int8{}, [64]int8{}
+	n          int
+	rows, cols uint32
+	diag, anti uint64     // r+c and r-c+n-1
+	word       [32]uint32 // the queen's bit in each row, 0 if none
 }
 
 // place puts a queen on (r, c). It reports false, and changes nothing, if
 // another queen attacks that square; a queen already on (r, c) is accepted
 // and placed again (frames share their corner squares).
 func (b *frameBoard) place(r, c int) (placed, ok bool) {
-	if int(b.row[r]) == c {
+	bit := uint32(1) << c
+	if b.word[r] == bit {
 		return false, true
 	}
-	if b.row[r] >= 0 || b.col[c] >= 0 || b.diag[r+c] > 0 || b.anti[r-c+b.n-1] > 0 {
+	if b.rows>>r&1 != 0 || b.cols&bit != 0 || b.diag>>(r+c)&1 != 0 || b.anti>>(r-c+b.n-1)&1 != 0 {
 		return false, false
 	}
-	b.row[r], b.col[c] = int8(c), int8(r)
-	b.diag[r+c]++
-	b.anti[r-c+b.n-1]++
+	b.rows |= 1 << r
+	b.cols |= bit
+	b.diag |= 1 << (r + c)
+	b.anti |= 1 << (r - c + b.n - 1)
+	b.word[r] = bit
 	return true, true
 }
 
 func (b *frameBoard) remove(r, c int) {
-	b.row[r], b.col[c] = -1, -1
-	b.diag[r+c]--
-	b.anti[r-c+b.n-1]--
+	b.rows &^= 1 << r
+	b.cols &^= 1 << c
+	b.diag &^= 1 << (r + c)
+	b.anti &^= 1 << (r - c + b.n - 1)
+	b.word[r] = 0
 }
 
 // sideSquares returns the squares of pair p on side s (0 top, 1 right,
@@ -134,6 +132,29 @@ func sideSquares(n int, p [2]int, side int) [2][2]int {
 	}
 }
 
+// canonical reports whether key is the smallest of its 8 images and, if
+// so, the stabiliser's size and whether it holds the half turn.
+func (k frameKey) canonical(last int) (ok bool, stab int, half bool) {
+	// The images start with n, e, s (rotations) and L-w, L-n, L-e, L-s
+	// (reflections). When w is below all of them, no image can be smaller
+	// or equal: canonical, with only the identity fixing it. This settles
+	// most frames without building the images.
+	w := k[0]
+	if w < k[1] && w < k[2] && w < k[3] && w < last-w && w < last-k[1] && w < last-k[2] && w < last-k[3] {
+		return true, 1, false
+	}
+	for i, img := range k.images(last) {
+		if img.less(k) {
+			return false, 0, false
+		}
+		if img == k {
+			stab++
+			half = half || i == 2
+		}
+	}
+	return true, stab, half
+}
+
 // EnumerateFrames lists the canonical frames of n (5 <= n <= 28) in batches
 // of at most batch frames, with the same reuse and error rules as
 // EnumerateBoards. A frame is canonical when its key (w, n, e, s) is the
@@ -147,32 +168,24 @@ func EnumerateFrames(n, batch int, emit func(*Frames) error) error {
 	}
 	ps := Pairs(n)
 	last := len(ps) - 1
+	var squares [4][][2][2]int // squares[side][x]: the two squares of pair x
+	for side := range squares {
+		squares[side] = make([][2][2]int, len(ps))
+		for x, p := range ps {
+			squares[side][x] = sideSquares(n, p, side)
+		}
+	}
 	out := &Frames{N: n}
-	var b frameBoard
-	b.init(n)
+	b := frameBoard{n: n}
 	var key frameKey
 	var rec func(side int) error
 	rec = func(side int) error {
 		if side == 4 {
-			stab, half := 0, false
-			for i, img := range key.images(last) {
-				if img.less(key) {
-					return nil
-				}
-				if img == key {
-					stab++
-					if i == 2 {
-						half = true
-					}
-				}
+			ok, stab, half := key.canonical(last)
+			if !ok {
+				return nil
 			}
-			for r := 0; r < n; r++ {
-				var bit uint32
-				if c := b.row[r]; c >= 0 {
-					bit = 1 << c
-				}
-				out.Rows = append(out.Rows, bit)
-			}
+			out.Rows = append(out.Rows, b.word[:n]...)
 			out.Weight = append(out.Weight, uint8(8/stab))
 			var h uint8
 			if half {
@@ -196,7 +209,7 @@ func EnumerateFrames(n, batch int, emit func(*Frames) error) error {
 			if side == 0 && x > last-x {
 				break
 			}
-			sq := sideSquares(n, ps[x], side)
+			sq := &squares[side][x]
 			p0, ok := b.place(sq[0][0], sq[0][1])
 			if !ok {
 				continue
