@@ -28,6 +28,18 @@ cd "$here" || exit 1
 
 passed=0
 failed=0
+
+# STEPS picks what runs, a comma-separated list of tests, counts (the
+# counts of N=1..MAXN and their classes against the CPU path), sanitizer,
+# timing and tune; default all. A device call with a time limit can run
+# them in several calls, each with its own LOGDIR.
+steps=${STEPS:-tests,counts,sanitizer,timing,tune}
+want() {
+	case ",$steps," in
+	*",$1,"*) return 0 ;;
+	esac
+	return 1
+}
 pass() { passed=$((passed + 1)); echo "PASS $1 ($2 s)"; }
 fail() { failed=$((failed + 1)); echo "FAIL $1 ($2 s): $3"; }
 
@@ -78,18 +90,20 @@ check_counts() {
 } >"$logs/env.log" 2>&1
 cat "$logs/env.log"
 
-# The test binaries.
-for t in ./*.test; do
-	[ -x "$t" ] || continue
-	name=$(basename "$t" .test)-test
-	run "$name" env NQUEENS_REQUIRE_GPU=1 "$t" -test.v -test.count=1
-	if [ "$rc" = 0 ]; then
-		pass "$name" "$secs"
-	else
-		fail "$name" "$secs" "exit $rc; see $logs/$name.out"
-		tail -n 20 "$logs/$name.out"
-	fi
-done
+if want tests; then
+	# The test binaries.
+	for t in ./*.test; do
+		[ -x "$t" ] || continue
+		name=$(basename "$t" .test)-test
+		run "$name" env NQUEENS_REQUIRE_GPU=1 "$t" -test.v -test.count=1
+		if [ "$rc" = 0 ]; then
+			pass "$name" "$secs"
+		else
+			fail "$name" "$secs" "exit $rc; see $logs/$name.out"
+			tail -n 20 "$logs/$name.out"
+		fi
+	done
+fi
 
 # The counting runs, one per GPU algorithm, after a quick look that the
 # binary uses the GPU at all (a CPU fallback would take hours for N=20).
@@ -101,42 +115,44 @@ if [ "$rc" != 0 ] || grep -Eiq "$fallback_re" "$logs/preflight.err"; then
 	exit 1
 fi
 pass preflight "$secs"
-for algo in symmetry carrychain; do
-	name=count-$algo-1-$maxn
-	run "$name" ./nqueens-gpu-cuda -n "1-$maxn" -device "$device" -algo "$algo" -v
-	if [ "$rc" != 0 ]; then
-		fail "$name" "$secs" "exit $rc: $(head -c 500 "$logs/$name.err")"
-	elif grep -Eiq "$fallback_re" "$logs/$name.err"; then
-		fail "$name" "$secs" "ran on the CPU: $(head -c 500 "$logs/$name.err")"
-	elif ! why=$(check_counts "$logs/$name.out" 1 "$maxn"); then
-		fail "$name" "$secs" "wrong counts:$why"
-	else
-		pass "$name" "$secs"
-	fi
-	cat "$logs/$name.out"
-done
+if want counts; then
+	for algo in symmetry carrychain; do
+		name=count-$algo-1-$maxn
+		run "$name" ./nqueens-gpu-cuda -n "1-$maxn" -device "$device" -algo "$algo" -v
+		if [ "$rc" != 0 ]; then
+			fail "$name" "$secs" "exit $rc: $(head -c 500 "$logs/$name.err")"
+		elif grep -Eiq "$fallback_re" "$logs/$name.err"; then
+			fail "$name" "$secs" "ran on the CPU: $(head -c 500 "$logs/$name.err")"
+		elif ! why=$(check_counts "$logs/$name.out" 1 "$maxn"); then
+			fail "$name" "$secs" "wrong counts:$why"
+		else
+			pass "$name" "$secs"
+		fi
+		cat "$logs/$name.out"
+	done
 
-# The class counts: every GPU algorithm's Total, Unique, C2, C4 and C8
-# equal the CPU path's for N <= CLASSN (default 17).
-classn=${CLASSN:-17}
-[ "$classn" -gt "$maxn" ] && classn=$maxn
-run "count-cpu-1-$classn" ./nqueens-gpu-cuda -n "1-$classn" -device cpu -v
-for algo in symmetry carrychain; do
-	name=classes-$algo-1-$classn
-	start=$(date +%s)
-	# columns 1-6 of the -v table: N, Total, Unique, C2, C4, C8
-	if diff <(awk '$1 ~ /^[0-9]+:$/ { print $1, $2, $3, $4, $5, $6 }' "$logs/count-cpu-1-$classn.out") \
-		<(awk -v m="$classn" '$1 ~ /^[0-9]+:$/ && $1 + 0 <= m { print $1, $2, $3, $4, $5, $6 }' "$logs/count-$algo-1-$maxn.out") \
-		>"$logs/$name.diff"; then
-		pass "$name" $(($(date +%s) - start))
-	else
-		fail "$name" $(($(date +%s) - start)) "GPU and CPU classes differ; see $logs/$name.diff"
-	fi
-done
+	# The class counts: every GPU algorithm's Total, Unique, C2, C4 and C8
+	# equal the CPU path's for N <= CLASSN (default 17).
+	classn=${CLASSN:-17}
+	[ "$classn" -gt "$maxn" ] && classn=$maxn
+	run "count-cpu-1-$classn" ./nqueens-gpu-cuda -n "1-$classn" -device cpu -v
+	for algo in symmetry carrychain; do
+		name=classes-$algo-1-$classn
+		start=$(date +%s)
+		# columns 1-6 of the -v table: N, Total, Unique, C2, C4, C8
+		if diff <(awk '$1 ~ /^[0-9]+:$/ { print $1, $2, $3, $4, $5, $6 }' "$logs/count-cpu-1-$classn.out") \
+			<(awk -v m="$classn" '$1 ~ /^[0-9]+:$/ && $1 + 0 <= m { print $1, $2, $3, $4, $5, $6 }' "$logs/count-$algo-1-$maxn.out") \
+			>"$logs/$name.diff"; then
+			pass "$name" $(($(date +%s) - start))
+		else
+			fail "$name" $(($(date +%s) - start)) "GPU and CPU classes differ; see $logs/$name.diff"
+		fi
+	done
+fi
 
 # compute-sanitizer (part of the CUDA toolkit) on a small N: memory errors
 # and shared-memory races in both kernels.
-if sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null); then
+if want sanitizer && sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null); then
 	for tool in memcheck racecheck; do
 		for algo in symmetry carrychain; do
 			name=sanitizer-$tool-$algo
@@ -148,57 +164,61 @@ if sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sa
 			fi
 		done
 	done
-else
+elif want sanitizer; then
 	echo "compute-sanitizer: not found, skipped (not counted)"
 fi
 
-# Timings for the benchmark record: one JSON line per N with the wall time
-# of the count (the process's own start-up is in the step's time).
-timen=${TIMEN:-22}
-for algo in symmetry carrychain; do
-	name=time-$algo-18-$timen
-	run "$name" ./nqueens-gpu-cuda -n "18-$timen" -device "$device" -algo "$algo" -json
-	if [ "$rc" = 0 ] && ! grep -Eiq "$fallback_re" "$logs/$name.err"; then
-		pass "$name" "$secs"
-	else
-		fail "$name" "$secs" "exit $rc: $(head -c 500 "$logs/$name.err")"
-	fi
-	cat "$logs/$name.out"
-done
-
-# Tuning sweep (information for the benchmark record, not a check): the
-# symmetry kernel at N=TUNEN (default 20) for each depth and block size.
-# Every run must still give the published total.
-tunen=${TUNEN:-20}
-for depth in 6 7 8; do
-	for threads in 64 128 256; do
-		name=tune-n$tunen-d$depth-t$threads
-		run "$name" ./nqueens-gpu-cuda -n "$tunen" -device "$device" -algo symmetry -quiet -json \
-			-depth "$depth" -gpu-threads "$threads"
-		if [ "$rc" = 0 ] && grep -q "\"total\":${known[tunen]}," "$logs/$name.out"; then
+if want timing; then
+	# Timings for the benchmark record: one JSON line per N with the wall time
+	# of the count (the process's own start-up is in the step's time).
+	timen=${TIMEN:-22}
+	for algo in symmetry carrychain; do
+		name=time-$algo-18-$timen
+		run "$name" ./nqueens-gpu-cuda -n "18-$timen" -device "$device" -algo "$algo" -json
+		if [ "$rc" = 0 ] && ! grep -Eiq "$fallback_re" "$logs/$name.err"; then
 			pass "$name" "$secs"
 		else
-			fail "$name" "$secs" "exit $rc: $(head -c 300 "$logs/$name.err")"
+			fail "$name" "$secs" "exit $rc: $(head -c 500 "$logs/$name.err")"
 		fi
-		echo "depth=$depth threads=$threads $(cat "$logs/$name.out")"
+		cat "$logs/$name.out"
 	done
-done
-# The same with dynamic fetching (-gpu-dynamic), at N=TUNEN and the next N.
-for n in "$tunen" $((tunen + 1)); do
+fi
+
+if want tune; then
+	# Tuning sweep (information for the benchmark record, not a check): the
+	# symmetry kernel at N=TUNEN (default 20) for each depth and block size.
+	# Every run must still give the published total.
+	tunen=${TUNEN:-20}
 	for depth in 6 7 8; do
-		for threads in 128 256; do
-			name=tune-dyn-n$n-d$depth-t$threads
-			run "$name" ./nqueens-gpu-cuda -n "$n" -device "$device" -algo symmetry -quiet -json \
-				-depth "$depth" -gpu-threads "$threads" -gpu-dynamic
-			if [ "$rc" = 0 ] && grep -q "\"total\":${known[n]}," "$logs/$name.out"; then
+		for threads in 64 128 256; do
+			name=tune-n$tunen-d$depth-t$threads
+			run "$name" ./nqueens-gpu-cuda -n "$tunen" -device "$device" -algo symmetry -quiet -json \
+				-depth "$depth" -gpu-threads "$threads"
+			if [ "$rc" = 0 ] && grep -q "\"total\":${known[tunen]}," "$logs/$name.out"; then
 				pass "$name" "$secs"
 			else
 				fail "$name" "$secs" "exit $rc: $(head -c 300 "$logs/$name.err")"
 			fi
-			echo "dynamic n=$n depth=$depth threads=$threads $(cat "$logs/$name.out")"
+			echo "depth=$depth threads=$threads $(cat "$logs/$name.out")"
 		done
 	done
-done
+	# The same with dynamic fetching (-gpu-dynamic), at N=TUNEN and the next N.
+	for n in "$tunen" $((tunen + 1)); do
+		for depth in 6 7 8; do
+			for threads in 128 256; do
+				name=tune-dyn-n$n-d$depth-t$threads
+				run "$name" ./nqueens-gpu-cuda -n "$n" -device "$device" -algo symmetry -quiet -json \
+					-depth "$depth" -gpu-threads "$threads" -gpu-dynamic
+				if [ "$rc" = 0 ] && grep -q "\"total\":${known[n]}," "$logs/$name.out"; then
+					pass "$name" "$secs"
+				else
+					fail "$name" "$secs" "exit $rc: $(head -c 300 "$logs/$name.err")"
+				fi
+				echo "dynamic n=$n depth=$depth threads=$threads $(cat "$logs/$name.out")"
+			done
+		done
+	done
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
