@@ -186,35 +186,33 @@ fi
 
 if want tune; then
 	# Tuning sweep (information for the benchmark record, not a check): the
-	# symmetry kernel at N=TUNEN (default 20) for each depth and block size.
-	# Every run must still give the published total.
+	# symmetry kernel at N=TUNEN (default 20) for each depth and block size,
+	# then with dynamic fetching at N=TUNEN and the next N. Every run must
+	# still give the published total.
+	# tune LABEL N DEPTH THREADS [FLAGS...]: one timed count.
+	tune() {
+		local label=$1 n=$2 depth=$3 threads=$4 name
+		shift 4
+		name=tune-$label-n$n-d$depth-t$threads
+		run "$name" ./nqueens-gpu-cuda -n "$n" -device "$device" -algo symmetry -quiet -json \
+			-depth "$depth" -gpu-threads "$threads" "$@"
+		if [ "$rc" = 0 ] && grep -q "\"total\":${known[n]}," "$logs/$name.out"; then
+			pass "$name" "$secs"
+		else
+			fail "$name" "$secs" "exit $rc: $(head -c 300 "$logs/$name.err")"
+		fi
+		echo "$label n=$n depth=$depth threads=$threads $(cat "$logs/$name.out")"
+	}
 	tunen=${TUNEN:-20}
 	for depth in 6 7 8; do
 		for threads in 64 128 256; do
-			name=tune-n$tunen-d$depth-t$threads
-			run "$name" ./nqueens-gpu-cuda -n "$tunen" -device "$device" -algo symmetry -quiet -json \
-				-depth "$depth" -gpu-threads "$threads"
-			if [ "$rc" = 0 ] && grep -q "\"total\":${known[tunen]}," "$logs/$name.out"; then
-				pass "$name" "$secs"
-			else
-				fail "$name" "$secs" "exit $rc: $(head -c 300 "$logs/$name.err")"
-			fi
-			echo "depth=$depth threads=$threads $(cat "$logs/$name.out")"
+			tune static "$tunen" "$depth" "$threads"
 		done
 	done
-	# The same with dynamic fetching (-gpu-dynamic), at N=TUNEN and the next N.
 	for n in "$tunen" $((tunen + 1)); do
 		for depth in 6 7 8; do
 			for threads in 128 256; do
-				name=tune-dyn-n$n-d$depth-t$threads
-				run "$name" ./nqueens-gpu-cuda -n "$n" -device "$device" -algo symmetry -quiet -json \
-					-depth "$depth" -gpu-threads "$threads" -gpu-dynamic
-				if [ "$rc" = 0 ] && grep -q "\"total\":${known[n]}," "$logs/$name.out"; then
-					pass "$name" "$secs"
-				else
-					fail "$name" "$secs" "exit $rc: $(head -c 300 "$logs/$name.err")"
-				fi
-				echo "dynamic n=$n depth=$depth threads=$threads $(cat "$logs/$name.out")"
+				tune dynamic "$n" "$depth" "$threads" -gpu-dynamic
 			done
 		done
 	done
