@@ -49,18 +49,9 @@ type checkColumn struct {
 }
 
 // checkCounts is a count as the JSON document writes it.
-type checkCounts struct {
-	Total  uint64 `json:"total"`
-	Unique uint64 `json:"unique"`
-	Count1 uint64 `json:"count1"`
-	Count2 uint64 `json:"count2"`
-	Count4 uint64 `json:"count4"`
-	Count8 uint64 `json:"count8"`
-}
+type checkCounts = nq.CountsJSON
 
-func toCheckCounts(c nq.Counts) checkCounts {
-	return checkCounts{c.Total(), c.Unique(), c.C1, c.C2, c.C4, c.C8}
-}
+func toCheckCounts(c nq.Counts) checkCounts { return c.JSON() }
 
 // checkCell is one column's result for one N.
 type checkCell struct {

@@ -105,13 +105,8 @@ func formatElapsed(d time.Duration) string {
 // jsonRecord is one line of -json output. The field names are part of the
 // program's interface; see the -h text.
 type jsonRecord struct {
-	N          int     `json:"n"`
-	Total      uint64  `json:"total"`
-	Unique     uint64  `json:"unique"`
-	Count1     uint64  `json:"count1"`
-	Count2     uint64  `json:"count2"`
-	Count4     uint64  `json:"count4"`
-	Count8     uint64  `json:"count8"`
+	N int `json:"n"`
+	nq.CountsJSON
 	Seconds    float64 `json:"seconds"`
 	Backend    string  `json:"backend"`               // "cpu" or "gpu"
 	Algo       string  `json:"algo"`                  // the algorithm that ran
@@ -136,12 +131,7 @@ func (j *jsonWriter) write(n int, res job.Result, elapsed time.Duration) error {
 func (j *jsonWriter) row(n int, c nq.Counts, elapsed time.Duration) error {
 	return j.enc.Encode(jsonRecord{
 		N:          n,
-		Total:      c.Total(),
-		Unique:     c.Unique(),
-		Count1:     c.C1,
-		Count2:     c.C2,
-		Count4:     c.C4,
-		Count8:     c.C8,
+		CountsJSON: c.JSON(),
 		Seconds:    elapsed.Seconds(),
 		Backend:    j.b.kind,
 		Algo:       string(j.b.algo),

@@ -44,6 +44,28 @@ func (c Counts) String() string {
 	return fmt.Sprintf("total=%d unique=%d c2=%d c4=%d c8=%d", c.Total(), c.Unique(), c.C2, c.C4, c.C8)
 }
 
+// CountsJSON is the counts as the program's JSON documents write them:
+// Total and Unique, then the orbit classes. Documents embed it, so that its
+// fields appear in their place.
+type CountsJSON struct {
+	Total  uint64 `json:"total"`
+	Unique uint64 `json:"unique"`
+	Count1 uint64 `json:"count1"`
+	Count2 uint64 `json:"count2"`
+	Count4 uint64 `json:"count4"`
+	Count8 uint64 `json:"count8"`
+}
+
+// JSON returns c as the JSON documents write it.
+func (c Counts) JSON() CountsJSON {
+	return CountsJSON{c.Total(), c.Unique(), c.C1, c.C2, c.C4, c.C8}
+}
+
+// Counts returns the classes of j; Total and Unique follow from them.
+func (j CountsJSON) Counts() Counts {
+	return Counts{C1: j.Count1, C2: j.Count2, C4: j.Count4, C8: j.Count8}
+}
+
 // CheckN returns an error unless MinN <= n <= MaxN.
 func CheckN(n int) error {
 	if n < MinN || n > MaxN {

@@ -107,13 +107,8 @@ type Series struct {
 
 // Result is the timings of one N.
 type Result struct {
-	N      int    `json:"n"`
-	Total  uint64 `json:"total"`
-	Unique uint64 `json:"unique"`
-	Count1 uint64 `json:"count1"`
-	Count2 uint64 `json:"count2"`
-	Count4 uint64 `json:"count4"`
-	Count8 uint64 `json:"count8"`
+	N int `json:"n"`
+	nq.CountsJSON
 	// Verified says what the counts were checked against: "classes" (the
 	// published Total, Unique and C2/C4/C8), "total" (Total and Unique),
 	// or "" (nothing published, N=28). Every run's counts were equal.
@@ -130,16 +125,8 @@ type Result struct {
 	NodesPerSecond *float64 `json:"nodes_per_second,omitempty"`
 }
 
-// Counts returns the result's counts.
-func (r Result) Counts() nq.Counts {
-	return nq.Counts{C1: r.Count1, C2: r.Count2, C4: r.Count4, C8: r.Count8}
-}
-
 // SetCounts stores c in the result.
-func (r *Result) SetCounts(c nq.Counts) {
-	r.Total, r.Unique = c.Total(), c.Unique()
-	r.Count1, r.Count2, r.Count4, r.Count8 = c.C1, c.C2, c.C4, c.C8
-}
+func (r *Result) SetCounts(c nq.Counts) { r.CountsJSON = c.JSON() }
 
 // Write writes d as indented JSON.
 func Write(w io.Writer, d *Document) error { return WriteJSON(w, d) }
