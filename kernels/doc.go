@@ -8,15 +8,18 @@
 //     compiler build: nq_symmetry_board completes one symmetry-elimination
 //     partial board (tasks.Boards of kind Symmetry), nq_carry_frame one
 //     carry-chain frame (tasks.Frames).
-//   - boards.cu (kernel nq_symmetry_boards) and frames.cu (kernel
-//     nq_carry_frames) run that search over a batch, one task per thread at
-//     a time, and add 64-bit counters to a 3-word output with one atomicAdd
-//     per block per counter (nqreduce.cuh). Each file's header gives the
-//     kernel's exact parameters, memory layout and launch shape.
+//   - boards.cu (kernels nq_symmetry_boards and nq_symmetry_boards_dyn)
+//     and frames.cu (kernel nq_carry_frames) run that search over a batch,
+//     one task per thread at a time (the _dyn kernel: threads take tasks
+//     from a shared counter until none is left), and add 64-bit counters to
+//     a 3-word output with one atomicAdd per block per counter
+//     (nqreduce.cuh). Each file's header gives the kernel's exact
+//     parameters, memory layout and launch shape.
 //   - host (package kernels/host) runs nqsearch.h on the CPU through cgo,
 //     so that tests check the very C code the GPU runs against the Go
 //     solvers without a GPU.
 //
-// The .cu files are compiled to PTX (for example nvcc -ptx
-// -arch=compute_70 boards.cu) outside the Go build, which ignores them.
+// The .cu files are compiled to PTX by `make ptx` (nvcc -ptx
+// -arch=compute_70) into ptx/, which the cuda build embeds; the Go build
+// itself ignores them.
 package kernels
