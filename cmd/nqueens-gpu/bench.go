@@ -448,9 +448,7 @@ func rangeText(lo, hi int) string {
 }
 
 // printBenchUsageError is printUsageError with a pointer to the bench help.
-func printBenchUsageError(w io.Writer, err error) {
-	printError(w, err.Error()+" (run '"+progName+" bench -h' for help)")
-}
+func printBenchUsageError(w io.Writer, err error) { printSubcommandUsageError(w, "bench", err) }
 
 // Parsing.
 

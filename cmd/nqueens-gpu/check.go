@@ -431,9 +431,7 @@ func (t *checkTable) labelWidth() int {
 	return w
 }
 
-func printCheckUsageError(w io.Writer, err error) {
-	printError(w, err.Error()+" (run '"+progName+" check -h' for help)")
-}
+func printCheckUsageError(w io.Writer, err error) { printSubcommandUsageError(w, "check", err) }
 
 func parseCheckArgs(args []string) (checkConfig, error) {
 	var cfg checkConfig

@@ -344,3 +344,9 @@ func algoNames(algos []nq.Algo) string {
 	}
 	return strings.Join(s, ", ")
 }
+
+// printSubcommandUsageError writes a subcommand's usage error as one line
+// that points to the subcommand's help.
+func printSubcommandUsageError(w io.Writer, sub string, err error) {
+	printError(w, err.Error()+" (run '"+progName+" "+sub+" -h' for help)")
+}
