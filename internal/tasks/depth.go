@@ -1,0 +1,70 @@
+package tasks
+
+import "errors"
+
+// DepthFor picks the depth of the symmetry boards of a count at n that
+// must supply at least minTasks tasks: the smallest depth d from
+// DefaultDepth(n) up to n-3 whose symmetry board count is at least
+// minTasks. When no depth in that range has enough boards (small N), it
+// returns the one with the most boards: the number of boards per depth
+// rises and then falls as the rows prune the search, so the scan stops at
+// the first depth with fewer boards than the one before. minTasks <= 0,
+// and N under 6 (no depth beyond the default fits), give DefaultDepth(n).
+//
+// Why: a GPU runs one board per thread and needs several boards per
+// resident thread (gpu.MinTasks asks for 8) so that the very uneven cost
+// of the boards evens out and no launch ends with most threads idle. The
+// default depth gives that only from N=18 on for one large GPU; below, a
+// deeper cut gives more, smaller boards.
+//
+// The result depends only on n and minTasks, so the same devices always
+// give the same depth: a checkpoint resumed on the same machine finds the
+// same task list. The depth changes the task list and with it the batch
+// numbering, so runs whose batches are combined (a checkpoint and its
+// resumption, the shards of one job) must use the same depth; the job's
+// plan records it and refuses a mismatch.
+//
+// The boards are counted by enumerating them (EnumerateBoards, the list
+// the backends use); a depth's count stops early once it reaches minTasks.
+// That costs a fraction of the search: at N=16, finding depth 8 for
+// 2,162,688 tasks enumerates about 3.6 million boards.
+func DepthFor(n, minTasks int) int {
+	def := DefaultDepth(n)
+	if minTasks <= 0 || n < 4 || n > 28 {
+		return def
+	}
+	best, bestCount := def, int64(-1)
+	for d := def; d <= n-3; d++ {
+		c := countSymmetryBoards(n, d, int64(minTasks))
+		if c >= int64(minTasks) {
+			return d
+		}
+		if c < bestCount {
+			break
+		}
+		best, bestCount = d, c
+	}
+	return best
+}
+
+// errEnough stops a counting enumeration that has reached its limit.
+var errEnough = errors.New("tasks: enough boards")
+
+// countSymmetryBoards counts the symmetry boards of n at depth, stopping
+// once the count reaches limit (limit <= 0: no limit). The count returned
+// is then at least limit, not the full count. It returns 0 for arguments
+// EnumerateBoards refuses.
+func countSymmetryBoards(n, depth int, limit int64) int64 {
+	var c int64
+	err := EnumerateBoards(n, Symmetry, depth, 1024, func(b *Boards) error {
+		c += int64(b.Len())
+		if limit > 0 && c >= limit {
+			return errEnough
+		}
+		return nil
+	})
+	if err != nil && err != errEnough {
+		return 0
+	}
+	return c
+}
