@@ -456,6 +456,37 @@ func TestCheckpointRefused(t *testing.T) {
 	}
 }
 
+// A checkpoint made at another depth, as a run on other GPUs may pick
+// when -depth is not given, is refused with the -depth that resumes it.
+func TestCheckpointOtherDepth(t *testing.T) {
+	const nb = 10
+	path := filepath.Join(t.TempDir(), "ck.json")
+	plan := func(s Spec) (Plan, error) {
+		p, err := fakePlan(nb)(s)
+		p.Tasks, p.Depth = "symmetry boards", s.Normalize().Depth
+		return p, err
+	}
+	cfg := Config{Spec: Spec{N: 16, Algo: nq.Symmetry, Depth: 8}, Workers: workersOf(&fakeWorker{nb: nb, failAt: -1}), Plan: plan, Checkpoint: path}
+	j, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := j.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Spec.Depth = 0 // the default, 6
+	_, err = New(cfg)
+	want := "was made for another job: symmetry boards of depth 8, not of depth 6; pass -depth 8 to resume it; the file was left as it is"
+	var ce *CheckpointError
+	if !errors.As(err, &ce) || !strings.HasSuffix(err.Error(), want) {
+		t.Errorf("error %v, want a checkpoint error ending %q", err, want)
+	}
+	cfg.Spec.Depth = 8
+	if _, err := New(cfg); err != nil {
+		t.Errorf("resuming with the same depth: %v", err)
+	}
+}
+
 func TestBitset(t *testing.T) {
 	var b bitset
 	for _, i := range []int{0, 5, 63, 64, 200} {

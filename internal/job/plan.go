@@ -138,6 +138,11 @@ func (p Plan) mismatch(q Plan) string {
 		return fmt.Sprintf("N=%d, not N=%d", p.N, q.N)
 	case p.Algo != q.Algo:
 		return fmt.Sprintf("-algo %s, not -algo %s", p.Algo, q.Algo)
+	case p.Tasks == q.Tasks && p.Batch == q.Batch && p.Depth != q.Depth && p.Depth > 0:
+		// Without -depth the depth follows N and the GPUs that count,
+		// so another machine may pick another one.
+		return fmt.Sprintf("%s of depth %d, not of depth %d; pass -depth %d to resume it",
+			p.Tasks, p.Depth, q.Depth, p.Depth)
 	case p.Tasks != q.Tasks || p.Depth != q.Depth || p.Batch != q.Batch:
 		return fmt.Sprintf("%s of depth %d in batches of %d, not %s of depth %d in batches of %d",
 			p.Tasks, p.Depth, p.Batch, q.Tasks, q.Depth, q.Batch)
