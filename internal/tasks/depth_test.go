@@ -6,9 +6,9 @@ import "testing"
 // the cases below rest on:
 //
 //	N=14: d5 16641, d6 71429, d7 230022, d8 542147, d9 872106, d10 954065, d11 703725
-//	N=15: d5 26890, d6 134251, d7 540547, d8 1628283, d9 3528201
-//	N=16: d6 252277, d7 1168189, d8 4231484
-//	N=17: d6 427203, d7 2272413, d8 9997517
+//	N=15: d5 26890, d6 134251, d7 540547, d8 1628283, d9 3528201, d10 5379977
+//	N=16: d6 252277, d7 1168189, d8 4231484, d9 11746540, d10 23892484
+//	N=17: d6 427203, d7 2272413, d8 9997517, d9 34106355
 //	N=18: d7 4388380, d8 21962258
 //	N=20: d7 13757078
 func TestDepthFor(t *testing.T) {
@@ -45,9 +45,17 @@ func TestDepthFor(t *testing.T) {
 		{20, h100, 7},
 		{24, h100, 8},
 		{28, h100, 8},
-		// Never enough: the depth with the most boards, within n-3.
-		{14, h100, 10},
-		{8, h100, 5},
+		// Never enough: the last depth that doubled the boards.
+		{14, h100, 8},     // d9 has 1.6 times as many
+		{15, 8 * h100, 9}, // d10 has 5,379,977: 1.5 times
+		{13, h100, 7},     // d8 152,660 against d7 87,139
+		{12, h100, 6},     // d7 27,662 against d6 14,441
+		{8, h100, 4},      // d5 93 against d4 89
+		{7, h100, 3},      // d4 27 against d3 21
+		{6, h100, 2},      // d3 9 against d2 6
+		// Several GPUs: 8 × 132 SMs.
+		{16, 8 * h100, 10},
+		{17, 8 * h100, 9},
 		// Nothing beyond the default fits.
 		{4, h100, 2},
 		{5, h100, 2},
@@ -82,8 +90,8 @@ func TestCountSymmetryBoards(t *testing.T) {
 	}
 }
 
-// Every depth DepthFor returns is one that EnumerateBoards accepts and is
-// never below the default.
+// Every depth DepthFor returns is one that EnumerateBoards accepts, is
+// never below the default and never above n-3.
 func TestDepthForRange(t *testing.T) {
 	for n := 1; n <= 16; n++ {
 		for _, m := range []int{0, 1, 1000, 1 << 21, 1 << 40} {
