@@ -14,6 +14,7 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/progress"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
 
 // gpuBackend is the part of *gpu.Backend the program uses.
@@ -84,6 +85,7 @@ type backend struct {
 	device     string // "cpu", the GPU ordinal(s) and "cpu", as in the JSON output
 	deviceName string // the GPUs' names; "" on the CPU
 	algo       nq.Algo
+	gpus       []gpu.DeviceInfo // the GPUs that opened and count; none on the CPU
 	// workers returns one job worker per device for a count: one per
 	// GPU, each driving its own context on its own locked OS thread
 	// (gpu.Open), and one for the CPU with all its goroutines.
@@ -137,16 +139,19 @@ func openBackend(cfg config, h hooks, stderr io.Writer) (*backend, error) {
 			algo, strings.Join(alts, " or "))
 	}
 	var ordinals, names []string
+	var infos []gpu.DeviceInfo
 	for _, g := range gs {
 		info := g.Info()
 		ordinals = append(ordinals, strconv.Itoa(info.Ordinal))
 		names = append(names, info.Name)
+		infos = append(infos, info)
 	}
 	b := &backend{
 		kind:       "gpu",
 		device:     strings.Join(ordinals, ","),
 		deviceName: strings.Join(names, ", "),
 		algo:       algo,
+		gpus:       infos,
 		close:      closeAll,
 	}
 	var cpuSide *backend
@@ -171,6 +176,24 @@ func openBackend(cfg config, h hooks, stderr io.Writer) (*backend, error) {
 		return ws
 	}
 	return b, nil
+}
+
+// chooseDepth returns the depth of the partial boards of a count of n with
+// algo: userDepth when -depth gave one; else, when GPUs count (gpus, the
+// ones that opened) and algo searches symmetry boards, the smallest depth
+// from tasks.DefaultDepth(n) that gives the GPUs enough boards
+// (tasks.DepthFor with gpu.MinTasks); else tasks.DefaultDepth(n), as on the
+// CPU. The carry chain's frames have no depth. The choice depends only on
+// n, algo and the GPUs' SM counts, so that the same command on the same
+// machine resumes its checkpoint with the same task list.
+func chooseDepth(n int, algo nq.Algo, userDepth int, gpus []gpu.DeviceInfo) int {
+	if userDepth != 0 {
+		return userDepth
+	}
+	if algo != nq.Symmetry || len(gpus) == 0 {
+		return tasks.DefaultDepth(n)
+	}
+	return tasks.DepthFor(n, gpu.MinTasks(gpus))
 }
 
 // gpuWorker counts batches on one open GPU.

@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/nqueens-gpu/nqueens-gpu/cpu"
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
@@ -308,4 +311,135 @@ func TestDeviceFailures(t *testing.T) {
 	if r.code != 0 || r.stderr != "nqueens-gpu: no GPU available (built without CUDA); running on the CPU with 2 workers\n" {
 		t.Errorf("all,cpu without CUDA: exit %d, stderr %q", r.code, r.stderr)
 	}
+}
+
+// The depth of a count: -depth if given, else the depth that gives the
+// GPUs that count enough symmetry boards, else the default (the CPU, the
+// carry chain).
+func TestChooseDepth(t *testing.T) {
+	h100 := gpu.DeviceInfo{Ordinal: 0, Name: "H100", SMs: 132}
+	a100 := gpu.DeviceInfo{Ordinal: 1, Name: "A100", SMs: 108}
+	one := []gpu.DeviceInfo{h100}
+	tests := []struct {
+		name      string
+		n         int
+		algo      nq.Algo
+		userDepth int
+		gpus      []gpu.DeviceInfo
+		want      int
+	}{
+		{"CPU N=16", 16, nq.Symmetry, 0, nil, tasks.DefaultDepth(16)},
+		{"CPU N=20", 20, nq.Symmetry, 0, nil, tasks.DefaultDepth(20)},
+		{"CPU bitmap", 14, nq.Bitmap, 0, nil, tasks.DefaultDepth(14)},
+		// 8 × 132 × 2048 = 2,162,688: depth 7 has 1,168,189 boards at
+		// N=16, depth 8 4,231,484; at N=17 depth 7 has 2,272,413.
+		{"H100 N=16", 16, nq.Symmetry, 0, one, 8},
+		{"H100 N=17", 17, nq.Symmetry, 0, one, 7},
+		{"H100 N=18", 18, nq.Symmetry, 0, one, 7},
+		{"H100 N=20", 20, nq.Symmetry, 0, one, 7},
+		{"H100 N=24", 24, nq.Symmetry, 0, one, 8},
+		// 240 SMs: 3,932,160 boards, more than depth 7's 2,272,413.
+		{"H100+A100 N=17", 17, nq.Symmetry, 0, []gpu.DeviceInfo{h100, a100}, 8},
+		{"H100 N=12", 12, nq.Symmetry, 0, one, 6}, // never enough: depth 7 less than doubles the boards
+		{"H100 N=3", 3, nq.Symmetry, 0, one, tasks.DefaultDepth(3)},
+		{"user depth on a GPU", 16, nq.Symmetry, 5, one, 5},
+		{"user depth on the CPU", 16, nq.Symmetry, 9, nil, 9},
+		{"carry chain on a GPU", 16, nq.CarryChain, 0, one, tasks.DefaultDepth(16)},
+		{"GPU without an SM count", 16, nq.Symmetry, 0, []gpu.DeviceInfo{{Ordinal: 0}}, tasks.DefaultDepth(16)},
+	}
+	for _, tt := range tests {
+		if got := chooseDepth(tt.n, tt.algo, tt.userDepth, tt.gpus); got != tt.want {
+			t.Errorf("%s: chooseDepth(%d, %s, %d, %d GPUs) = %d, want %d", tt.name, tt.n, tt.algo, tt.userDepth, len(tt.gpus), got, tt.want)
+		}
+	}
+}
+
+// Every worker of a count gets the depth chosen for the devices that
+// really count: the GPUs that opened, not those that fell back.
+func TestDepthOnDevices(t *testing.T) {
+	tests := []struct {
+		env       *fakeEnv
+		args      []string
+		gpuDepths int // the depth every GPU call gets; 0: no GPU call
+		cpuDepths int // the depth every CPU call gets; 0: no CPU call
+	}{
+		{twoGPUs(), []string{"-device", "cpu"}, 0, 6},
+		{twoGPUs(), []string{"-device", "0"}, 8, 0},
+		{twoGPUs(), []string{"-device", "all,cpu"}, 8, 8},
+		{twoGPUs(), []string{"-device", "0", "-depth", "5"}, 5, 0},
+		{twoGPUs(), []string{"-device", "0", "-algo", "carrychain"}, 6, 0},
+		{noCUDA(), []string{"-device", "0"}, 0, 6},
+		{&fakeEnv{devices: twoGPUs().devices, openFails: map[int]error{0: errors.New("busy"), 1: errors.New("busy")}}, []string{"-device", "all"}, 0, 6},
+	}
+	for _, tt := range tests {
+		r := runFake(tt.env, append([]string{"-n", "16", "-json", "-workers", "2"}, tt.args...)...)
+		if r.code != 0 {
+			t.Errorf("%v: exit %d, stderr %q", tt.args, r.code, r.stderr)
+			continue
+		}
+		if (len(tt.env.gpuOpts) == 0) != (tt.gpuDepths == 0) || (len(tt.env.cpuCalls) == 0) != (tt.cpuDepths == 0) {
+			t.Errorf("%v: %d GPU and %d CPU calls", tt.args, len(tt.env.gpuOpts), len(tt.env.cpuCalls))
+		}
+		for _, o := range tt.env.gpuOpts {
+			if o.Depth != tt.gpuDepths {
+				t.Errorf("%v: GPU call with depth %d, want %d", tt.args, o.Depth, tt.gpuDepths)
+			}
+		}
+		for _, c := range tt.env.cpuCalls {
+			if c.opt.Depth != tt.cpuDepths {
+				t.Errorf("%v: CPU call with depth %d, want %d", tt.args, c.opt.Depth, tt.cpuDepths)
+			}
+		}
+	}
+}
+
+// A checkpoint written on a GPU, whose depth was chosen for it, resumes
+// with the same command on the same machine; on the CPU, which picks
+// another depth, it is refused with the -depth that resumes it, and that
+// -depth resumes it.
+func TestCheckpointDepthOnOtherDevices(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "n12.ckpt")
+	env := twoGPUs()
+	env.realGPUs = true
+	h := env.hooks()
+	h.cpuPartial, h.plan = cpu.SolvePartial, nil
+	runArgs := func(args ...string) result {
+		var out, errOut strings.Builder
+		args = append([]string{"-n", "12", "-json", "-quiet", "-workers", "1", "-checkpoint", path}, args...)
+		code := runWith(context.Background(), args, &out, &errOut, h)
+		return result{code, out.String(), errOut.String()}
+	}
+	wantTotal := func(r result, what string) {
+		t.Helper()
+		if r.code != 0 || r.stderr != "" {
+			t.Fatalf("%s: exit %d, stderr %q", what, r.code, r.stderr)
+		}
+		if recs := decodeJSON(t, r.stdout); len(recs) != 1 || recs[0].Total != 14200 || recs[0].Unique != 1787 {
+			t.Errorf("%s: records %+v", what, recs)
+		}
+	}
+	wantTotal(runArgs("-device", "0"), "GPU run")
+	var ck struct {
+		Body struct {
+			Job job.Plan `json:"job"`
+		} `json:"body"`
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &ck); err != nil {
+		t.Fatal(err)
+	}
+	if ck.Body.Job.Depth != 6 {
+		t.Errorf("checkpoint made at depth %d, want 6 (chooseDepth on an H100 at N=12)", ck.Body.Job.Depth)
+	}
+	wantTotal(runArgs("-device", "0"), "the same command again")
+
+	r := runArgs("-device", "cpu")
+	wantOneErrorLine(t, r, exitRuntime)
+	if want := "symmetry boards of depth 6, not of depth 5; pass -depth 6 to resume it"; !strings.Contains(r.stderr, want) {
+		t.Errorf("CPU run: stderr %q, want it to say %q", r.stderr, want)
+	}
+	wantTotal(runArgs("-device", "cpu", "-depth", "6"), "CPU run with -depth 6")
 }

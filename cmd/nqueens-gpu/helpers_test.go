@@ -30,9 +30,10 @@ type cpuCall struct {
 type fakeEnv struct {
 	mu       sync.Mutex
 	cpuCalls []cpuCall
-	gpuCalls []int // N per GPU Solve call
-	opened   []int // ordinals passed to gpuOpen
-	closed   int   // GPU Close calls
+	gpuCalls []int         // N per GPU Solve call
+	gpuOpts  []gpu.Options // options per GPU SolvePartial call
+	opened   []int         // ordinals passed to gpuOpen
+	closed   int           // GPU Close calls
 	devices  []gpu.DeviceInfo
 	devErr   error // gpuDevices' error
 	openErr  error // gpuOpen's error
@@ -155,6 +156,7 @@ func (g *fakeGPU) Solve(ctx context.Context, n int, algo nq.Algo) (nq.Counts, er
 func (g *fakeGPU) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt gpu.Options) (nq.Partial, error) {
 	g.env.mu.Lock()
 	g.env.gpuCalls = append(g.env.gpuCalls, n)
+	g.env.gpuOpts = append(g.env.gpuOpts, opt)
 	g.env.mu.Unlock()
 	if !gpu.Supports(algo) {
 		return nq.Partial{}, errors.New("fake: no kernel for " + string(algo))

@@ -163,29 +163,28 @@ func countOne(ctx context.Context, cfg config, b *backend, h hooks, args []strin
 			printError(stderr, msg)
 		}
 	}
-	spec := job.Spec{N: n, Algo: b.algo, Depth: cfg.depth}
-	jcfg := job.Config{
-		Spec:               spec,
-		Shard:              cfg.shard,
-		Workers:            b.workers(spec.Normalize()),
-		Plan:               h.plan,
-		NeedPlan:           !cfg.quiet || cfg.sharded,
-		Checkpoint:         cfg.checkpoint,
-		CheckpointInterval: cfg.checkpointInterval,
-		Args:               append([]string{progName}, args...),
-		Version:            programVersion(),
-		Warn:               warn,
-	}
-	// With a checkpoint, New enumerates the tasks to check the file
-	// against them, which takes seconds for large N: a signal must not
-	// wait for it.
+	// Choosing the depth on GPUs counts boards, and with a checkpoint
+	// New enumerates the tasks to check the file against them, which
+	// takes seconds for large N: a signal must not wait for either.
 	type made struct {
 		j   *job.Job
 		err error
 	}
 	ready := make(chan made, 1)
 	go func() {
-		j, err := job.New(jcfg)
+		spec := job.Spec{N: n, Algo: b.algo, Depth: chooseDepth(n, b.algo, cfg.depth, b.gpus)}
+		j, err := job.New(job.Config{
+			Spec:               spec,
+			Shard:              cfg.shard,
+			Workers:            b.workers(spec.Normalize()),
+			Plan:               h.plan,
+			NeedPlan:           !cfg.quiet || cfg.sharded,
+			Checkpoint:         cfg.checkpoint,
+			CheckpointInterval: cfg.checkpointInterval,
+			Args:               append([]string{progName}, args...),
+			Version:            programVersion(),
+			Warn:               warn,
+		})
 		ready <- made{j, err}
 	}()
 	var m made
