@@ -99,7 +99,7 @@ type config struct {
 	shard              job.Shard     // the share of the batches to count
 
 	// Tuning.
-	depth      int           // rows of the partial boards, 0 = chosen from N
+	depth      int           // rows of the partial boards, 0 = chosen from N and the GPUs (chooseDepth)
 	gpuThreads int           // GPU block size, 0 = the backend's default
 	gpuLaunch  time.Duration // kernel time per GPU launch, 0 = the default
 	gpuDynamic bool          // the symmetry kernel with dynamic fetching
@@ -130,7 +130,7 @@ func newFlagSet(cfg *config, raw *rawArgs) *flag.FlagSet {
 	fs.DurationVar(&cfg.progressInterval, "progress-interval", defaultProgressInterval, "time between status lines without a terminal")
 	fs.BoolVar(&cfg.quiet, "quiet", false, "no progress bar or status lines")
 	fs.StringVar(&raw.shard, "shard", "", "count only shard i of m, as i/m")
-	fs.IntVar(&cfg.depth, "depth", 0, "rows of the partial boards, 0 = chosen from N")
+	fs.IntVar(&cfg.depth, "depth", 0, "rows of the partial boards, 0 = chosen from N and the GPUs")
 	fs.IntVar(&cfg.gpuThreads, "gpu-threads", 0, "GPU threads per block, 0 = default")
 	fs.DurationVar(&cfg.gpuLaunch, "gpu-launch", 0, "kernel time per GPU launch, 0 = default")
 	fs.BoolVar(&cfg.gpuDynamic, "gpu-dynamic", false, "symmetry kernel with dynamic fetching")
@@ -184,7 +184,7 @@ func parseArgs(args []string) (config, error) {
 	// Boards under 4 rows are never split, so the smallest N the depth
 	// must fit is the range's first N of 4 or more.
 	if first := max(cfg.lo, 4); cfg.depth != 0 && cfg.hi >= 4 && (cfg.depth < 2 || cfg.depth > first-1) {
-		return config{}, usageErrorf("invalid -depth %d: want 0 (chosen from N) or 2 to N-1 = %d for N=%d", cfg.depth, first-1, first)
+		return config{}, usageErrorf("invalid -depth %d: want 0 (chosen from N and the GPUs) or 2 to N-1 = %d for N=%d", cfg.depth, first-1, first)
 	}
 	if err := gpu.CheckTuning(cfg.gpuThreads, cfg.gpuLaunch); err != nil {
 		return config{}, usageErrorf("invalid -gpu-threads or -gpu-launch: %v", err)
@@ -376,9 +376,12 @@ Flags:
         CPU worker goroutines; 0 (the default) means one per core.
   -depth D
         tuning: the rows placed in each partial board that the search
-        starts from (2 to N-1; 0, the default, picks it from N). It changes
-        the numbering of batches, so checkpoints and shards must use the
-        same value.
+        starts from (2 to N-1; 0, the default, picks it from N and, when
+        GPUs count with -algo symmetry, their SM count, so that they get
+        enough boards). It changes the numbering of batches, so a
+        checkpoint and its resumption, and the shards of one job, must use
+        the same value: pass the same -depth to shards run on different
+        kinds of device.
   -gpu-threads T
         tuning: GPU threads per block, a multiple of 32 from 32 to 1024
         (default 128).
