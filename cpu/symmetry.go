@@ -100,11 +100,12 @@ func countTail(m uint32, row, n int, f, l, d, r uint32) uint64 {
 // nonCornerSearch adds the canonical completions of a non-corner board to
 // t by orbit size. board holds the placed rows and is written below row.
 //
-// The stack keeps each row's untried columns and its right word; the left
-// and down words are recovered from the child's by undoing the queen and
-// the shift, which is exact: the only bit lost, past bit 31, lies off the
-// board and only moves further off. (Undoing the right word is not: the bit
-// that left past column 0 would have to come back.)
+// The stack keeps each row's untried columns and its left and right words;
+// the down word is recovered from the child's by undoing the queen. The
+// left word cannot be: each undone shift loses the bit that left past bit
+// 31, and a chain of pops from row N-3 back up to the first row loses
+// board columns for large N (from N=22 at depth 7). The right word would
+// need the bit that left past column 0.
 func nonCornerSearch(ru *tasks.Rules, board *[32]uint32, row int, l, d, r uint32, t *tally) {
 	n := ru.N
 	m, side := ru.Mask, ru.SideMask
@@ -124,7 +125,7 @@ func nonCornerSearch(ru *tasks.Rules, board *[32]uint32, row int, l, d, r uint32
 	}
 	allowed[last] &^= ru.LastMask
 	lastMask := allowed[last]
-	var st [32]struct{ f, r uint32 }
+	var st [32]struct{ f, l, r uint32 }
 	base, inline := row, last-2
 	for {
 		if row == inline {
@@ -157,7 +158,7 @@ func nonCornerSearch(ru *tasks.Rules, board *[32]uint32, row int, l, d, r uint32
 			row--
 			bit := board[row&31]
 			s := &st[row&31]
-			l, d, r, f = (l>>1)&^bit, d&^bit, s.r, s.f
+			l, d, r, f = s.l, d&^bit, s.r, s.f
 		}
 		bit := f & -f
 		f ^= bit
@@ -171,7 +172,7 @@ func nonCornerSearch(ru *tasks.Rules, board *[32]uint32, row int, l, d, r uint32
 			continue
 		}
 		board[row&31] = bit
-		st[row&31].f, st[row&31].r = f, r
+		st[row&31].f, st[row&31].l, st[row&31].r = f, l, r
 		row = next
 		l, d, r, f = nl, nd, nr, nf
 	}

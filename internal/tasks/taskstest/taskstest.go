@@ -1,0 +1,77 @@
+// Package taskstest makes task lists for tests: random samples of the
+// partial boards of an N too large to enumerate in a test.
+package taskstest
+
+import (
+	"math/rand/v2"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
+)
+
+// RandomSymmetryBoards returns count symmetry boards of n (4 <= n <= 28)
+// with depth rows placed (2 <= depth <= n-1), each drawn by a random
+// descent that follows tasks.Rules from a random first row: half of them
+// corner boards, half non-corner ones. Every board is one that
+// tasks.EnumerateBoards lists for the same n and depth (a valid path
+// whose row depth has a free column); a board may come twice. The same
+// seed gives the same boards.
+func RandomSymmetryBoards(n, depth, count int, seed uint64) *tasks.Boards {
+	rng := rand.New(rand.NewPCG(seed, uint64(n)<<8|uint64(depth)))
+	b := &tasks.Boards{N: n, Kind: tasks.Symmetry, Depth: depth}
+	rows := make([]uint32, depth)
+	for b.Len() < count {
+		corner := b.Len()%2 == 0
+		var c0, c1 int
+		if corner {
+			c1 = 2 + rng.IntN(n-3) // 2..n-2
+		} else {
+			c0 = 1 + rng.IntN((n-1)/2) // c0 < n-1-c0
+			if c0 >= n-1-c0 {
+				continue
+			}
+			c1 = rng.IntN(n)
+		}
+		b0, b1 := uint32(1)<<c0, uint32(1)<<c1
+		ru := tasks.RulesFor(n, b0, b1)
+		if ru.Free(1, b0<<1, b0, b0>>1)&b1 == 0 {
+			continue
+		}
+		rows[0], rows[1] = b0, b1
+		l, d, r := (b0<<1|b1)<<1, b0|b1, (b0>>1|b1)>>1
+		ok := true
+		for row := 2; row < depth && ok; row++ {
+			f := ru.Free(row, l, d, r)
+			if f == 0 {
+				ok = false
+				break
+			}
+			bit := nth(f, rng.IntN(popcount(f)))
+			rows[row] = bit
+			l, d, r = (l|bit)<<1, d|bit, (r|bit)>>1
+		}
+		if !ok || ru.Free(depth, l, d, r) == 0 {
+			continue
+		}
+		b.Rows = append(b.Rows, rows...)
+		b.Left = append(b.Left, l)
+		b.Down = append(b.Down, d)
+		b.Right = append(b.Right, r)
+	}
+	return b
+}
+
+func popcount(x uint32) int {
+	c := 0
+	for ; x != 0; x &= x - 1 {
+		c++
+	}
+	return c
+}
+
+// nth returns the k-th lowest set bit of x (k from 0).
+func nth(x uint32, k int) uint32 {
+	for ; k > 0; k-- {
+		x &= x - 1
+	}
+	return x & -x
+}
