@@ -52,10 +52,12 @@ func TestGroupsCoverSelectedBatches(t *testing.T) {
 						var p nq.Partial
 						if algo == nq.CarryChain {
 							f := &tasks.Frames{N: n, Rows: g.rows, Weight: g.weight, Sym180: g.sym180}
-							p[1], p[2], p[3] = host.Frames(f)
+							c := host.Frames(f)
+							p[1], p[2], p[3] = c.C2, c.C4, c.C8
 						} else {
 							b := &tasks.Boards{N: n, Kind: tasks.Symmetry, Depth: depth, Rows: g.rows, Left: g.left, Down: g.down, Right: g.right}
-							p[1], p[2], p[3] = host.Boards(b)
+							c := host.Boards(b)
+							p[1], p[2], p[3] = c.C2, c.C4, c.C8
 						}
 						sum.Add(p)
 					}

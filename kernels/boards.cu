@@ -1,7 +1,12 @@
 /*
- * boards.cu: the symmetry-elimination kernel over a batch of partial boards
- * (tasks.Boards of kind Symmetry). The search itself is nq_symmetry_board
- * in nqsearch.h, the same code the kernels/host tests run on the CPU.
+ * boards.cu: the symmetry-elimination kernels over a batch of partial
+ * boards (tasks.Boards of kind Symmetry). The search itself is
+ * nq_symmetry_board / nq_sym_step in nqsearch.h, the same code the
+ * kernels/host tests run on the CPU. Three kernels share the arguments
+ * below: nq_symmetry_boards (one board per thread at a time, the stack in
+ * a thread-private array), nq_symmetry_boards_dyn (threads take boards
+ * from a shared counter) and nq_symmetry_boards_smem (as _dyn, the stack
+ * in shared memory).
  *
  * Kernel (extern "C": the PTX entry is named exactly nq_symmetry_boards):
  *
@@ -28,64 +33,109 @@
  * Output: the kernel ADDS the canonical solutions it finds to out[0]
  * (orbit 2), out[1] (orbit 4) and out[2] (orbit 8); zero them before the
  * first batch of an N and read them after the last. Summed over every
- * board of N they are exactly COUNT2, COUNT4 and COUNT8.
+ * board of N they are exactly COUNT2, COUNT4 and COUNT8. The same kernels
+ * built with NQ_NODES=1 (nodes.cu: names ending in _nodes) also add the
+ * search's nodes (nq_counts) to out[3].
  *
- * Launch shape: one-dimensional, no dynamic shared memory. blockDim.x a
- * multiple of 32, at most 1024 (128 or 256 suggested); gridDim.x =
- * min(ceil(count / blockDim.x), k * SM count) with k a small multiple such
- * as 4..8. Threads take boards by a grid-stride loop, one board at a time,
- * and keep 64-bit counters in registers; each block then sums them (warp
- * shuffles, then shared memory across warps) and does one atomicAdd per
- * counter (nqreduce.cuh).
+ * Launch shape: one-dimensional; blockDim.x a multiple of 32, at most
+ * 1024 (128 or 256 suggested). nq_symmetry_boards: gridDim.x =
+ * ceil(count / blockDim.x), one board per thread (a smaller grid makes the
+ * threads loop over the boards, grid-stride). The dynamic kernels: as many
+ * blocks as the GPU keeps resident; threads loop until the counter passes
+ * count. Only _smem takes dynamic shared memory. Every kernel keeps its
+ * 64-bit counters in registers; each block then sums them (warp shuffles,
+ * then shared memory across warps) and does one atomicAdd per counter
+ * (nqreduce.cuh).
  */
 #include "nqsearch.h"
 #include "nqreduce.cuh"
 
-extern "C" __global__ void nq_symmetry_boards(int n, int depth, int count,
-					      const uint32_t *__restrict__ rows,
-					      const uint32_t *__restrict__ left,
-					      const uint32_t *__restrict__ down,
-					      const uint32_t *__restrict__ right,
-					      unsigned long long *out)
+/* NQ_KERNEL names a kernel: nodes.cu builds this file again with NQ_NODES
+ * set, and the names get the suffix _nodes. */
+#ifndef NQ_KERNEL
+#define NQ_KERNEL(name) name
+#endif
+
+extern "C" __global__ void NQ_KERNEL(nq_symmetry_boards)(int n, int depth, int count,
+							 const uint32_t *__restrict__ rows,
+							 const uint32_t *__restrict__ left,
+							 const uint32_t *__restrict__ down,
+							 const uint32_t *__restrict__ right,
+							 unsigned long long *out)
 {
-	uint64_t c2 = 0, c4 = 0, c8 = 0;
+	nq_counts k = {0, 0, 0, 0};
 	const long long stride = (long long)gridDim.x * blockDim.x;
 	for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride)
-		nq_symmetry_board(n, depth, rows + i * depth, left[i], down[i], right[i], &c2, &c4, &c8);
-	nq_block_add3(c2, c4, c8, out);
+		nq_symmetry_board(n, depth, rows + i * depth, left[i], down[i], right[i], &k);
+	nq_block_add_counts(&k, out);
 }
 
 /*
- * nq_symmetry_boards_dyn is the same search with dynamic fetching: each
- * thread takes boards from the shared counter *next (zero it before the
- * launch) with atomicAdd, and a thread whose board is finished takes the
- * next one inside the same loop in which its warp's other threads go on
- * stepping their own boards, so no thread waits idle for the longest board
- * of its warp. Launch it with enough blocks to fill the GPU (a few per SM);
- * the arguments are those of nq_symmetry_boards followed by next.
+ * nq_boards_fetch is the loop of the dynamic kernels: the thread takes
+ * boards from the shared counter *next with atomicAdd, and a thread whose
+ * board is finished takes the next one inside the same loop in which its
+ * warp's other threads go on stepping their own boards, so no thread waits
+ * idle for the longest board of its warp. stk and stride place the
+ * thread's stack (see NQ_SYM_WORDS).
+ */
+static __device__ __forceinline__ void nq_boards_fetch(int n, int depth, int count, const uint32_t *rows,
+						       const uint32_t *left, const uint32_t *down,
+						       const uint32_t *right, unsigned int *next,
+						       uint32_t *stk, int stride, nq_counts *k)
+{
+	nq_sym_state s;
+	unsigned int i = atomicAdd(next, 1u);
+	if (i < (unsigned int)count)
+		nq_sym_start(&s, stk, stride, n, depth, rows + (size_t)i * depth, left[i], down[i], right[i], k);
+	while (i < (unsigned int)count) {
+		if (!nq_sym_step(&s, k)) {
+			i = atomicAdd(next, 1u);
+			if (i < (unsigned int)count)
+				nq_sym_start(&s, stk, stride, n, depth, rows + (size_t)i * depth, left[i], down[i],
+					     right[i], k);
+		}
+	}
+}
+
+/*
+ * nq_symmetry_boards_dyn is the search with dynamic fetching
+ * (nq_boards_fetch), the stack in a thread-private array. Zero *next
+ * before the launch, and launch enough blocks to fill the GPU (as many as
+ * stay resident); the arguments are those of nq_symmetry_boards followed
+ * by next.
  *
  * Argument block: as nq_symmetry_boards, then next at byte 56; 64 bytes.
  */
-extern "C" __global__ void nq_symmetry_boards_dyn(int n, int depth, int count,
-						  const uint32_t *__restrict__ rows,
-						  const uint32_t *__restrict__ left,
-						  const uint32_t *__restrict__ down,
-						  const uint32_t *__restrict__ right,
-						  unsigned long long *out, unsigned int *next)
+extern "C" __global__ void NQ_KERNEL(nq_symmetry_boards_dyn)(int n, int depth, int count,
+							     const uint32_t *__restrict__ rows,
+							     const uint32_t *__restrict__ left,
+							     const uint32_t *__restrict__ down,
+							     const uint32_t *__restrict__ right,
+							     unsigned long long *out, unsigned int *next)
 {
-	uint64_t c2 = 0, c4 = 0, c8 = 0;
-	nq_sym_state s;
-	uint32_t board[NQ_MAXN], fs[NQ_MAXN], rs[NQ_MAXN];
-	unsigned int i = atomicAdd(next, 1u);
-	if (i < (unsigned int)count)
-		nq_sym_start(&s, board, n, depth, rows + (size_t)i * depth, left[i], down[i], right[i], &c2, &c4, &c8);
-	while (i < (unsigned int)count) {
-		if (!nq_sym_step(&s, board, fs, rs, &c2, &c4, &c8)) {
-			i = atomicAdd(next, 1u);
-			if (i < (unsigned int)count)
-				nq_sym_start(&s, board, n, depth, rows + (size_t)i * depth, left[i], down[i], right[i],
-					     &c2, &c4, &c8);
-		}
-	}
-	nq_block_add3(c2, c4, c8, out);
+	nq_counts k = {0, 0, 0, 0};
+	uint32_t stk[NQ_SYM_WORDS(NQ_MAXN, 2)];
+	nq_boards_fetch(n, depth, count, rows, left, down, right, next, stk, 1, &k);
+	nq_block_add_counts(&k, out);
+}
+
+/*
+ * nq_symmetry_boards_smem is nq_symmetry_boards_dyn with the stacks of the
+ * block's threads in dynamic shared memory, word-major (see NQ_SYM_WORDS:
+ * no bank conflicts). Launch it with NQ_SYM_WORDS(n, depth) * blockDim.x *
+ * 4 bytes of dynamic shared memory (176 bytes per thread at N=20, depth
+ * 7); the arguments and argument block are those of
+ * nq_symmetry_boards_dyn.
+ */
+extern "C" __global__ void NQ_KERNEL(nq_symmetry_boards_smem)(int n, int depth, int count,
+							      const uint32_t *__restrict__ rows,
+							      const uint32_t *__restrict__ left,
+							      const uint32_t *__restrict__ down,
+							      const uint32_t *__restrict__ right,
+							      unsigned long long *out, unsigned int *next)
+{
+	extern __shared__ uint32_t nq_stacks[];
+	nq_counts k = {0, 0, 0, 0};
+	nq_boards_fetch(n, depth, count, rows, left, down, right, next, nq_stacks + threadIdx.x, blockDim.x, &k);
+	nq_block_add_counts(&k, out);
 }

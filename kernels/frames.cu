@@ -28,7 +28,8 @@
  * out[2] (W8: the rest), each completion counting its frame's weight; zero
  * them before the first batch of an N and read them after the last. Summed
  * over every frame of N, COUNT2 = W2/2, COUNT4 = W4/4, COUNT8 = W8/8 and
- * Total = W2 + W4 + W8 (tasks.Weighted).
+ * Total = W2 + W4 + W8 (tasks.Weighted). Built with NQ_NODES=1 (nodes.cu:
+ * nq_carry_frames_nodes) it also adds the search's nodes to out[3].
  *
  * Launch shape: as boards.cu. One-dimensional, no dynamic shared memory;
  * blockDim.x a multiple of 32, at most 1024 (128 or 256 suggested);
@@ -39,15 +40,19 @@
 #include "nqsearch.h"
 #include "nqreduce.cuh"
 
-extern "C" __global__ void nq_carry_frames(int n, int count,
-					   const uint32_t *__restrict__ rows,
-					   const uint8_t *__restrict__ weight,
-					   const uint8_t *__restrict__ sym180,
-					   unsigned long long *out)
+#ifndef NQ_KERNEL
+#define NQ_KERNEL(name) name
+#endif
+
+extern "C" __global__ void NQ_KERNEL(nq_carry_frames)(int n, int count,
+						      const uint32_t *__restrict__ rows,
+						      const uint8_t *__restrict__ weight,
+						      const uint8_t *__restrict__ sym180,
+						      unsigned long long *out)
 {
-	uint64_t w2 = 0, w4 = 0, w8 = 0;
+	nq_counts w = {0, 0, 0, 0};
 	const long long stride = (long long)gridDim.x * blockDim.x;
 	for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride)
-		nq_carry_frame(n, rows + i * n, weight[i], sym180[i], &w2, &w4, &w8);
-	nq_block_add3(w2, w4, w8, out);
+		nq_carry_frame(n, rows + i * n, weight[i], sym180[i], &w);
+	nq_block_add_counts(&w, out);
 }

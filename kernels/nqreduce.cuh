@@ -1,5 +1,6 @@
 /*
- * nqreduce.cuh: the block reduction both kernels end with (CUDA only).
+ * nqreduce.cuh: the block reduction every kernel ends with (CUDA only).
+ * Include it after nqsearch.h.
  */
 #ifndef NQREDUCE_CUH
 #define NQREDUCE_CUH
@@ -46,6 +47,20 @@ static __device__ __forceinline__ void nq_block_add3(unsigned long long a, unsig
 			atomicAdd(&out[1], b);
 		if (c)
 			atomicAdd(&out[2], c);
+	}
+}
+
+/*
+ * nq_block_add_counts sums the thread's counters over the block and adds
+ * them to out: c2, c4 and c8 to out[0..2], and with NQ_NODES the nodes to
+ * out[3]. Every thread of the block calls it once, at the end.
+ */
+static __device__ __forceinline__ void nq_block_add_counts(const nq_counts *k, unsigned long long *out)
+{
+	nq_block_add3(k->c2, k->c4, k->c8, out);
+	if (NQ_NODES) {
+		__syncthreads(); /* the shared sums of nq_block_add3 are reused */
+		nq_block_add3(k->nodes, 0, 0, out + 3);
 	}
 }
 

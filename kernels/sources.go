@@ -3,12 +3,12 @@ package kernels
 import "embed"
 
 // Sources holds the kernels' C and CUDA sources: nqsearch.h, nqreduce.cuh,
-// boards.cu and frames.cu.
+// boards.cu, frames.cu and nodes.cu.
 //
 // Embedding them also makes this package's build depend on their content.
 // The Go build cache does not track headers that a cgo package includes
 // from outside its own directory, so kernels/host imports this package to
 // be rebuilt whenever nqsearch.h changes.
 //
-//go:embed nqsearch.h nqreduce.cuh boards.cu frames.cu
+//go:embed nqsearch.h nqreduce.cuh boards.cu frames.cu nodes.cu
 var Sources embed.FS

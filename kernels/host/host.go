@@ -9,37 +9,38 @@ package host
 
 /*
 #cgo CFLAGS: -O2 -I${SRCDIR}/..
+#define NQ_NODES 1
 #include "nqsearch.h"
 
 // The batch loops of the kernels, on one CPU thread.
 
 static void nq_host_boards(int n, int depth, int count, const uint32_t *rows,
 			   const uint32_t *left, const uint32_t *down,
-			   const uint32_t *right, uint64_t *out)
+			   const uint32_t *right, nq_counts *out)
 {
 	for (int i = 0; i < count; i++)
-		nq_symmetry_board(n, depth, rows + (size_t)i * depth, left[i], down[i], right[i],
-				  &out[0], &out[1], &out[2]);
+		nq_symmetry_board(n, depth, rows + (size_t)i * depth, left[i], down[i], right[i], out);
 }
 
-// The dynamic kernel's loop, with lanes simulated: lanes threads take
-// boards from one counter and step in turn, one node each per round, as
-// the threads of a warp do, so their boards start and end interleaved.
+// The dynamic kernels' loop, with lanes simulated: lanes threads take
+// boards from one counter and step in turn, one iteration each per round,
+// as the threads of a warp do, so their boards start and end interleaved.
+// Their stacks share one array laid out as nq_symmetry_boards_smem's
+// shared memory: word w of lane t at w * lanes + t.
 #define NQ_HOST_LANES_MAX 64
 static void nq_host_boards_lanes(int n, int depth, int count, const uint32_t *rows,
 				 const uint32_t *left, const uint32_t *down,
-				 const uint32_t *right, int lanes, uint64_t *out)
+				 const uint32_t *right, int lanes, nq_counts *out)
 {
 	static __thread nq_sym_state s[NQ_HOST_LANES_MAX];
-	static __thread uint32_t board[NQ_HOST_LANES_MAX][NQ_MAXN], fs[NQ_HOST_LANES_MAX][NQ_MAXN],
-		rs[NQ_HOST_LANES_MAX][NQ_MAXN];
+	static __thread uint32_t stacks[NQ_SYM_WORDS(NQ_MAXN, 2) * NQ_HOST_LANES_MAX];
 	int cur[NQ_HOST_LANES_MAX];
 	int next = 0, live = 0;
 	for (int t = 0; t < lanes; t++) {
 		cur[t] = next++;
 		if (cur[t] < count) {
-			nq_sym_start(&s[t], board[t], n, depth, rows + (size_t)cur[t] * depth, left[cur[t]],
-				     down[cur[t]], right[cur[t]], &out[0], &out[1], &out[2]);
+			nq_sym_start(&s[t], stacks + t, lanes, n, depth, rows + (size_t)cur[t] * depth,
+				     left[cur[t]], down[cur[t]], right[cur[t]], out);
 			live++;
 		}
 	}
@@ -47,11 +48,11 @@ static void nq_host_boards_lanes(int n, int depth, int count, const uint32_t *ro
 		for (int t = 0; t < lanes; t++) {
 			if (cur[t] >= count)
 				continue;
-			if (!nq_sym_step(&s[t], board[t], fs[t], rs[t], &out[0], &out[1], &out[2])) {
+			if (!nq_sym_step(&s[t], out)) {
 				cur[t] = next++;
 				if (cur[t] < count)
-					nq_sym_start(&s[t], board[t], n, depth, rows + (size_t)cur[t] * depth,
-						     left[cur[t]], down[cur[t]], right[cur[t]], &out[0], &out[1], &out[2]);
+					nq_sym_start(&s[t], stacks + t, lanes, n, depth, rows + (size_t)cur[t] * depth,
+						     left[cur[t]], down[cur[t]], right[cur[t]], out);
 				else
 					live--;
 			}
@@ -60,11 +61,10 @@ static void nq_host_boards_lanes(int n, int depth, int count, const uint32_t *ro
 }
 
 static void nq_host_frames(int n, int count, const uint32_t *rows,
-			   const uint8_t *weight, const uint8_t *sym180, uint64_t *out)
+			   const uint8_t *weight, const uint8_t *sym180, nq_counts *out)
 {
 	for (int i = 0; i < count; i++)
-		nq_carry_frame(n, rows + (size_t)i * n, weight[i], sym180[i],
-			       &out[0], &out[1], &out[2]);
+		nq_carry_frame(n, rows + (size_t)i * n, weight[i], sym180[i], out);
 }
 */
 import "C"
@@ -88,9 +88,9 @@ const MaxN = C.NQ_MAXN
 
 // Boards runs nq_symmetry_board over every board of b, which must be of
 // kind tasks.Symmetry, and returns the canonical solutions found by orbit
-// size: summed over all boards of N they are COUNT2, COUNT4 and COUNT8.
-// It panics if b is not a well-formed symmetry batch.
-func Boards(b *tasks.Boards) (c2, c4, c8 uint64) {
+// size (summed over all boards of N they are COUNT2, COUNT4 and COUNT8)
+// and the nodes. It panics if b is not a well-formed symmetry batch.
+func Boards(b *tasks.Boards) Counts {
 	if b.Kind != tasks.Symmetry {
 		panic(fmt.Sprintf("host.Boards: %v boards, want symmetry", b.Kind))
 	}
@@ -101,47 +101,52 @@ func Boards(b *tasks.Boards) (c2, c4, c8 uint64) {
 			b.N, b.Depth, k, len(b.Rows)))
 	}
 	if k == 0 {
-		return 0, 0, 0
+		return Counts{}
 	}
-	var out [3]C.uint64_t
+	var out C.nq_counts
 	C.nq_host_boards(C.int(b.N), C.int(b.Depth), C.int(k),
 		(*C.uint32_t)(&b.Rows[0]), (*C.uint32_t)(&b.Left[0]),
-		(*C.uint32_t)(&b.Down[0]), (*C.uint32_t)(&b.Right[0]), &out[0])
-	return uint64(out[0]), uint64(out[1]), uint64(out[2])
+		(*C.uint32_t)(&b.Down[0]), (*C.uint32_t)(&b.Right[0]), &out)
+	return counts(&out)
 }
 
-// BoardsLanes runs the dynamic kernel's loop (nq_sym_start and
+func counts(c *C.nq_counts) Counts {
+	return Counts{C2: uint64(c.c2), C4: uint64(c.c4), C8: uint64(c.c8), Nodes: uint64(c.nodes)}
+}
+
+// BoardsLanes runs the dynamic kernels' loop (nq_sym_start and
 // nq_sym_step) over the boards of b with lanes simulated threads (1 to 64)
-// that take boards from one shared counter and step in turn, and returns
-// the canonical solutions by orbit size, as Boards does.
-func BoardsLanes(b *tasks.Boards, lanes int) (c2, c4, c8 uint64) {
+// that take boards from one shared counter and step in turn, their stacks
+// interleaved as in nq_symmetry_boards_smem's shared memory, and returns
+// what Boards does.
+func BoardsLanes(b *tasks.Boards, lanes int) Counts {
 	if lanes < 1 || lanes > C.NQ_HOST_LANES_MAX {
 		panic(fmt.Sprintf("host.BoardsLanes: %d lanes, want 1 to %d", lanes, C.NQ_HOST_LANES_MAX))
 	}
 	if b.Kind != tasks.Symmetry || b.Len() == 0 {
 		return Boards(b)
 	}
-	var out [3]C.uint64_t
+	var out C.nq_counts
 	C.nq_host_boards_lanes(C.int(b.N), C.int(b.Depth), C.int(b.Len()),
 		(*C.uint32_t)(&b.Rows[0]), (*C.uint32_t)(&b.Left[0]),
-		(*C.uint32_t)(&b.Down[0]), (*C.uint32_t)(&b.Right[0]), C.int(lanes), &out[0])
-	return uint64(out[0]), uint64(out[1]), uint64(out[2])
+		(*C.uint32_t)(&b.Down[0]), (*C.uint32_t)(&b.Right[0]), C.int(lanes), &out)
+	return counts(&out)
 }
 
 // Frames runs nq_carry_frame over every frame of f and returns the
-// weighted completions by orbit size (tasks.Weighted): summed over all
-// frames of N, COUNT2 = w2/2, COUNT4 = w4/4 and COUNT8 = w8/8. It panics if
-// f is not a well-formed batch.
-func Frames(f *tasks.Frames) (w2, w4, w8 uint64) {
+// weighted completions by orbit size (tasks.Weighted: summed over all
+// frames of N, COUNT2 = C2/2, COUNT4 = C4/4 and COUNT8 = C8/8) and the
+// nodes. It panics if f is not a well-formed batch.
+func Frames(f *tasks.Frames) Counts {
 	k := f.Len()
 	if f.N < 5 || f.N > MaxN || len(f.Rows) != k*f.N || len(f.Sym180) != k {
 		panic(fmt.Sprintf("host.Frames: malformed batch (N=%d len=%d rows=%d)", f.N, k, len(f.Rows)))
 	}
 	if k == 0 {
-		return 0, 0, 0
+		return Counts{}
 	}
-	var out [3]C.uint64_t
+	var out C.nq_counts
 	C.nq_host_frames(C.int(f.N), C.int(k), (*C.uint32_t)(&f.Rows[0]),
-		(*C.uint8_t)(&f.Weight[0]), (*C.uint8_t)(&f.Sym180[0]), &out[0])
-	return uint64(out[0]), uint64(out[1]), uint64(out[2])
+		(*C.uint8_t)(&f.Weight[0]), (*C.uint8_t)(&f.Sym180[0]), &out)
+	return counts(&out)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks/taskstest"
 	"github.com/nqueens-gpu/nqueens-gpu/kernels/host"
 )
 
@@ -27,8 +28,8 @@ func TestMain(m *testing.M) {
 func symmetryCounts(t testing.TB, n, depth, batch int) nq.Counts {
 	var c nq.Counts
 	err := tasks.EnumerateBoards(n, tasks.Symmetry, depth, batch, func(b *tasks.Boards) error {
-		c2, c4, c8 := host.Boards(b)
-		c.Add(nq.Counts{C2: c2, C4: c4, C8: c8})
+		h := host.Boards(b)
+		c.Add(nq.Counts{C2: h.C2, C4: h.C4, C8: h.C8})
 		return nil
 	})
 	if err != nil {
@@ -42,10 +43,10 @@ func symmetryCounts(t testing.TB, n, depth, batch int) nq.Counts {
 func carryCounts(t testing.TB, n, batch int) nq.Counts {
 	var w tasks.Weighted
 	err := tasks.EnumerateFrames(n, batch, func(f *tasks.Frames) error {
-		w2, w4, w8 := host.Frames(f)
-		w.W2 += w2
-		w.W4 += w4
-		w.W8 += w8
+		h := host.Frames(f)
+		w.W2 += h.C2
+		w.W4 += h.C4
+		w.W8 += h.C8
 		return nil
 	})
 	if err != nil {
@@ -120,8 +121,8 @@ func TestBoardsLanesMatchCPU(t *testing.T) {
 			for _, lanes := range []int{1, 7, 32} {
 				var got nq.Counts
 				err := tasks.EnumerateBoards(n, tasks.Symmetry, depth, 500, func(b *tasks.Boards) error {
-					c2, c4, c8 := host.BoardsLanes(b, lanes)
-					got.Add(nq.Counts{C2: c2, C4: c4, C8: c8})
+					h := host.BoardsLanes(b, lanes)
+					got.Add(nq.Counts{C2: h.C2, C4: h.C4, C8: h.C8})
 					return nil
 				})
 				if err != nil {
@@ -155,12 +156,14 @@ func TestFramesMatchCPU(t *testing.T) {
 }
 
 // refBoard is a plain recursive search below one symmetry board, written
-// from tasks.Rules alone: c[k] counts canonical solutions of orbit k.
+// from tasks.Rules alone: c[k] counts canonical solutions of orbit k, and
+// c[0] the nodes, the queens placed in rows below N-1.
 func refBoard(ru *tasks.Rules, board []uint32, row int, l, d, r uint32, c *[9]uint64) {
 	for f := ru.Free(row, l, d, r); f != 0; f &= f - 1 {
 		bit := f & -f
 		board[row] = bit
 		if row < ru.N-1 {
+			c[0]++
 			refBoard(ru, board, row+1, (l|bit)<<1, d|bit, (r|bit)>>1, c)
 			continue
 		}
@@ -172,31 +175,46 @@ func refBoard(ru *tasks.Rules, board []uint32, row int, l, d, r uint32, c *[9]ui
 	}
 }
 
-// TestBoardsPerBoard checks each single board's counts against refBoard.
+// checkBoards compares the C search with refBoard on every board of b
+// that pick accepts, board by board: solutions by orbit size and nodes.
+// It returns how many boards it compared and how many had a solution.
+func checkBoards(t *testing.T, b *tasks.Boards, pick func(i int) bool) (boards, nonzero int) {
+	t.Helper()
+	n, depth := b.N, b.Depth
+	for i := 0; i < b.Len(); i++ {
+		if !pick(i) {
+			continue
+		}
+		one := &tasks.Boards{N: n, Kind: tasks.Symmetry, Depth: depth,
+			Rows: b.Board(i), Left: b.Left[i : i+1], Down: b.Down[i : i+1], Right: b.Right[i : i+1]}
+		got := host.Boards(one)
+		pre := b.Board(i)
+		ru := tasks.RulesFor(n, pre[0], pre[1])
+		board := make([]uint32, n)
+		copy(board, pre)
+		var want [9]uint64
+		refBoard(&ru, board, depth, b.Left[i], b.Down[i], b.Right[i], &want)
+		if got.C2 != want[2] || got.C4 != want[4] || got.C8 != want[8] || got.Nodes != want[0] {
+			t.Fatalf("N=%d depth=%d board %x: C search %d/%d/%d, %d nodes; reference %d/%d/%d, %d nodes",
+				n, depth, pre, got.C2, got.C4, got.C8, got.Nodes, want[2], want[4], want[8], want[0])
+		}
+		boards++
+		if got.C2+got.C4+got.C8 > 0 {
+			nonzero++
+		}
+	}
+	return boards, nonzero
+}
+
+// TestBoardsPerBoard checks each single board's counts and nodes against
+// refBoard.
 func TestBoardsPerBoard(t *testing.T) {
 	for _, n := range []int{4, 5, 6, 7, 10, 11} {
 		for depth := 2; depth <= n-1; depth++ {
 			boards, nonzero := 0, 0
 			err := tasks.EnumerateBoards(n, tasks.Symmetry, depth, 256, func(b *tasks.Boards) error {
-				for i := 0; i < b.Len(); i++ {
-					one := &tasks.Boards{N: n, Kind: tasks.Symmetry, Depth: depth,
-						Rows: b.Board(i), Left: b.Left[i : i+1], Down: b.Down[i : i+1], Right: b.Right[i : i+1]}
-					c2, c4, c8 := host.Boards(one)
-					pre := b.Board(i)
-					ru := tasks.RulesFor(n, pre[0], pre[1])
-					board := make([]uint32, n)
-					copy(board, pre)
-					var want [9]uint64
-					refBoard(&ru, board, depth, b.Left[i], b.Down[i], b.Right[i], &want)
-					if c2 != want[2] || c4 != want[4] || c8 != want[8] {
-						return fmt.Errorf("N=%d depth=%d board %x: C search %d/%d/%d, reference %d/%d/%d",
-							n, depth, pre, c2, c4, c8, want[2], want[4], want[8])
-					}
-					boards++
-					if c2+c4+c8 > 0 {
-						nonzero++
-					}
-				}
+				k, z := checkBoards(t, b, func(int) bool { return true })
+				boards, nonzero = boards+k, nonzero+z
 				return nil
 			})
 			if err != nil {
@@ -205,6 +223,29 @@ func TestBoardsPerBoard(t *testing.T) {
 			if nonzero == 0 {
 				t.Errorf("N=%d depth=%d: no board of %d has a solution", n, depth, boards)
 			}
+		}
+	}
+}
+
+// TestBoardsLargeN compares random boards of N=22..28 (half corner, half
+// non-corner; 15 rows left each) with refBoard, one by one and all at
+// once through 32 interleaved lanes: at these sizes the pops of a search
+// run back up through enough rows that undoing a shift without the saved
+// bits (nq_fsw) loses board columns, and no full count runs in a test.
+func TestBoardsLargeN(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large-N boards: not in -short")
+	}
+	for _, n := range []int{22, 23, 25, 28} {
+		depth := n - 15
+		b := taskstest.RandomSymmetryBoards(n, depth, 40, 7)
+		boards, nonzero := checkBoards(t, b, func(int) bool { return true })
+		if nonzero < 10 {
+			t.Errorf("N=%d depth=%d: %d of %d boards have a solution", n, depth, nonzero, boards)
+		}
+		all, lanes := host.Boards(b), host.BoardsLanes(b, 32)
+		if all != lanes {
+			t.Errorf("N=%d depth=%d: static %+v, 32 lanes %+v", n, depth, all, lanes)
 		}
 	}
 }
@@ -266,7 +307,8 @@ func TestFramesPerFrame(t *testing.T) {
 		err := tasks.EnumerateFrames(n, 256, func(f *tasks.Frames) error {
 			for i := 0; i < f.Len(); i++ {
 				one := &tasks.Frames{N: n, Rows: f.Frame(i), Weight: f.Weight[i : i+1], Sym180: f.Sym180[i : i+1]}
-				w2, w4, w8 := host.Frames(one)
+				h := host.Frames(one)
+				w2, w4, w8 := h.C2, h.C4, h.C8
 				q := make([]int, n)
 				for r, b := range f.Frame(i) {
 					q[r] = -1
@@ -294,12 +336,106 @@ func TestFramesPerFrame(t *testing.T) {
 	}
 }
 
-func TestEmptyBatch(t *testing.T) {
-	if a, b, c := host.Boards(&tasks.Boards{N: 8, Kind: tasks.Symmetry, Depth: 3}); a|b|c != 0 {
-		t.Errorf("empty boards batch: %d %d %d", a, b, c)
+// refInner completes a frame recursively over the inner rows 2..n-3 given
+// its attack masks (each row's forbidden columns) and classifies each
+// completion by rotating it: w[k] gets weight per completion of orbit k.
+// It shares no code with the C search and keeps no stack to undo.
+func refInner(n int, attack, board []uint32, row int, l, d, r uint32, weight uint64, w *[9]uint64) {
+	if row > n-3 {
+		q := make([]int, n)
+		for i, b := range board {
+			q[i] = bits.TrailingZeros32(b)
+		}
+		w[orbitOf(q)] += weight
+		return
 	}
-	if a, b, c := host.Frames(&tasks.Frames{N: 8}); a|b|c != 0 {
-		t.Errorf("empty frames batch: %d %d %d", a, b, c)
+	m := uint32(1)<<n - 1
+	for f := m &^ (attack[row] | l | d | r); f != 0; f &= f - 1 {
+		bit := f & -f
+		board[row] = bit
+		refInner(n, attack, board, row+1, (l|bit)<<1, d|bit, (r|bit)>>1, weight, w)
+	}
+}
+
+// frameAttack returns each inner row's forbidden columns for a frame: the
+// frame's columns and diagonals, or all but its own queen in a row it
+// fills.
+func frameAttack(n int, rows []uint32) []uint32 {
+	m := uint32(1)<<n - 1
+	var cols uint32
+	for _, b := range rows {
+		cols |= b
+	}
+	attack := make([]uint32, n)
+	for r := range rows {
+		if rows[r] != 0 {
+			attack[r] = m &^ rows[r]
+			continue
+		}
+		a := cols
+		for r0, b := range rows {
+			k := r - r0
+			if k < 0 {
+				k = -k
+			}
+			a |= b<<k | b>>k
+		}
+		attack[r] = a & m
+	}
+	return attack
+}
+
+// TestFramesLargeN compares frames of N=20 and 22 with refInner one by
+// one: from N=20 on, the pops of the inner search run back up through
+// enough rows that undoing a shift without the saved bits (nq_fsw) loses
+// board columns. Every 1999th of the first 30000 frames of each N.
+func TestFramesLargeN(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large-N frames: not in -short")
+	}
+	errStop := fmt.Errorf("enough frames")
+	for _, n := range []int{20, 22} {
+		seen, frames, nonzero := 0, 0, 0
+		err := tasks.EnumerateFrames(n, 1000, func(f *tasks.Frames) error {
+			for i := 0; i < f.Len(); i++ {
+				if (seen+i)%1999 != 0 {
+					continue
+				}
+				one := &tasks.Frames{N: n, Rows: f.Frame(i), Weight: f.Weight[i : i+1], Sym180: f.Sym180[i : i+1]}
+				got := host.Frames(one)
+				board := append([]uint32(nil), f.Frame(i)...)
+				var want [9]uint64
+				refInner(n, frameAttack(n, board), board, 2, 0, 0, 0, uint64(f.Weight[i]), &want)
+				if got.C2 != want[2] || got.C4 != want[4] || got.C8 != want[8] {
+					return fmt.Errorf("N=%d frame %x: C search %d/%d/%d, reference %d/%d/%d",
+						n, f.Frame(i), got.C2, got.C4, got.C8, want[2], want[4], want[8])
+				}
+				frames++
+				if got.C2+got.C4+got.C8 > 0 {
+					nonzero++
+				}
+			}
+			seen += f.Len()
+			if seen >= 30000 {
+				return errStop
+			}
+			return nil
+		})
+		if err != errStop {
+			t.Fatal(err)
+		}
+		if nonzero < frames/4 {
+			t.Errorf("N=%d: %d of %d frames have a completion", n, nonzero, frames)
+		}
+	}
+}
+
+func TestEmptyBatch(t *testing.T) {
+	if c := host.Boards(&tasks.Boards{N: 8, Kind: tasks.Symmetry, Depth: 3}); c != (host.Counts{}) {
+		t.Errorf("empty boards batch: %+v", c)
+	}
+	if c := host.Frames(&tasks.Frames{N: 8}); c != (host.Counts{}) {
+		t.Errorf("empty frames batch: %+v", c)
 	}
 }
 
@@ -348,8 +484,8 @@ func BenchmarkSearch(b *testing.B) {
 			for range b.N {
 				var c nq.Counts
 				for _, x := range bs {
-					c2, c4, c8 := host.Boards(x)
-					c.Add(nq.Counts{C2: c2, C4: c4, C8: c8})
+					h := host.Boards(x)
+					c.Add(nq.Counts{C2: h.C2, C4: h.C4, C8: h.C8})
 				}
 				if e, _ := known.Lookup(n); c.Total() != e.Total {
 					b.Fatalf("N=%d: total %d", n, c.Total())
@@ -369,8 +505,8 @@ func BenchmarkSearch(b *testing.B) {
 			for range b.N {
 				var total uint64
 				for _, x := range fs {
-					w2, w4, w8 := host.Frames(x)
-					total += w2 + w4 + w8
+					h := host.Frames(x)
+					total += h.C2 + h.C4 + h.C8
 				}
 				if e, _ := known.Lookup(n); total != e.Total {
 					b.Fatalf("N=%d: total %d", n, total)

@@ -12,12 +12,12 @@ const Enabled = false
 const MaxN = 28
 
 // Boards needs cgo; without it, it panics.
-func Boards(b *tasks.Boards) (c2, c4, c8 uint64) { panic("kernels/host: built without cgo") }
+func Boards(b *tasks.Boards) Counts { panic("kernels/host: built without cgo") }
 
 // Frames needs cgo; without it, it panics.
-func Frames(f *tasks.Frames) (w2, w4, w8 uint64) { panic("kernels/host: built without cgo") }
+func Frames(f *tasks.Frames) Counts { panic("kernels/host: built without cgo") }
 
 // BoardsLanes needs cgo; without it, it panics.
-func BoardsLanes(b *tasks.Boards, lanes int) (c2, c4, c8 uint64) {
+func BoardsLanes(b *tasks.Boards, lanes int) Counts {
 	panic("kernels/host: built without cgo")
 }

@@ -1,0 +1,16 @@
+/*
+ * nodes.cu: every kernel of boards.cu and frames.cu once more, built with
+ * NQ_NODES=1 so that the search also counts its nodes (nq_counts) and adds
+ * them to out[3], under the same name with the suffix _nodes
+ * (nq_symmetry_boards_nodes, ...). The arguments, memory layout and launch
+ * shape are those of the original kernel; out must hold 4 counters.
+ *
+ * Counting costs a 64-bit add per node and two registers, so the plain
+ * kernels stay the ones that run; these serve `-gpu-nodes` runs, which
+ * report nodes per second (a node count is fixed by N, the algorithm and
+ * the depth, and every kernel of one algorithm counts the same nodes).
+ */
+#define NQ_NODES 1
+#define NQ_KERNEL(name) name##_nodes
+#include "boards.cu"
+#include "frames.cu"
