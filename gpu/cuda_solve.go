@@ -39,15 +39,22 @@ const (
 	// slotBytes bounds one slot's task buffers, which caps the tasks per
 	// launch.
 	slotBytes = 96 << 20
-	// outBytes is a slot's device results: three 64-bit counters, then the
-	// dynamic kernel's 32-bit board counter at nextOffset (and padding).
-	outBytes   = 32
-	nextOffset = 24
+	// outBytes is a slot's device results: four 64-bit counters (C2, C4,
+	// C8 and, for the _nodes kernels, the nodes), then the dynamic
+	// kernels' 32-bit board counter at nextOffset (and padding).
+	outBytes   = 48
+	nextOffset = 32
+	outCounts  = 4
 )
 
-// Solve counts the solutions of the n-queens problem with algo on the GPU.
+// Solve counts the solutions of the n-queens problem with algo on the GPU,
+// with boards as deep as this GPU needs (tasks.DepthFor with MinTasks).
 func (b *Backend) Solve(ctx context.Context, n int, algo nq.Algo) (nq.Counts, error) {
-	p, err := b.SolvePartial(ctx, n, algo, Options{})
+	var opt Options
+	if algo == nq.Symmetry && n >= 4 {
+		opt.Depth = tasks.DepthFor(n, MinTasks([]DeviceInfo{b.info}))
+	}
+	p, err := b.SolvePartial(ctx, n, algo, opt)
 	if err != nil {
 		return nq.Counts{}, err
 	}
@@ -85,9 +92,17 @@ func (b *Backend) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Opt
 	// The launch time aims long enough to hide launch and copy costs and
 	// short enough that a cancelled run stops promptly and no launch comes
 	// near a display watchdog.
-	tune := launchTuning{threads: opt.Threads, target: opt.LaunchTime, dynamic: opt.Dynamic && algo == nq.Symmetry}
+	tune := launchTuning{threads: opt.Threads, target: opt.LaunchTime,
+		dynamic: (opt.Dynamic || opt.SharedStack) && algo == nq.Symmetry,
+		shared:  opt.SharedStack && algo == nq.Symmetry, nodes: opt.Nodes != nil}
 	if tune.threads == 0 {
 		tune.threads = DefaultThreads
+	}
+	if tune.shared {
+		if err := CheckSharedStack(n, depth, tune.threads); err != nil {
+			return nq.Partial{}, fmt.Errorf("gpu: %w", err)
+		}
+		tune.sharedBytes = 4 * SymWords(n, depth) * tune.threads
 	}
 	if tune.target == 0 {
 		tune.target = DefaultLaunchTime
@@ -116,8 +131,9 @@ func (b *Backend) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Opt
 	}()
 
 	var sum nq.Partial
+	var nodes uint64
 	err := b.ctx.Do(fmt.Sprintf("count N=%d with the %s kernel", n, algo), func() {
-		sum = b.consume(pctx, n, algo, depth, words, perTask, capTasks, tune, &target, groups, opt.Done)
+		sum, nodes = b.consume(pctx, n, algo, depth, words, perTask, capTasks, tune, &target, groups, opt.Done)
 	})
 	cancel()
 	for range groups { // let the producer finish
@@ -131,14 +147,21 @@ func (b *Backend) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Opt
 	if err != nil {
 		return nq.Partial{}, err
 	}
+	if opt.Nodes != nil {
+		*opt.Nodes += nodes
+	}
 	return sum, nil
 }
 
-// launchTuning is the block size and the kernel time per launch.
+// launchTuning is the kernel variant, the block size and the kernel time
+// per launch.
 type launchTuning struct {
-	threads int
-	target  time.Duration
-	dynamic bool // nq_symmetry_boards_dyn: persistent threads, shared counter
+	threads     int
+	target      time.Duration
+	dynamic     bool // nq_symmetry_boards_dyn: persistent threads, shared counter
+	shared      bool // nq_symmetry_boards_smem: as dynamic, stacks in shared memory
+	sharedBytes int  // the smem kernel's dynamic shared memory per block
+	nodes       bool // the _nodes kernels (kernels/nodes.cu)
 }
 
 // slot is one set of launch buffers with its own stream.
@@ -152,20 +175,30 @@ type slot struct {
 	busy    *group // launched, not yet read back
 }
 
-// consume runs on the context's thread: it launches each group and reads
-// the results back, two slots deep. A driver failure panics (cu's way) and
-// Do turns it into the error of the solve.
-func (b *Backend) consume(ctx context.Context, n int, algo nq.Algo, depth, words, perTask, capTasks int, tune launchTuning,
-	target *atomic.Int64, groups <-chan *group, done func([]int, nq.Partial)) nq.Partial {
-	var kernel cu.Function
+// kernelName is the kernel that algo runs with tune.
+func kernelName(algo nq.Algo, tune launchTuning) string {
+	name := "nq_symmetry_boards"
 	switch {
 	case algo == nq.CarryChain:
-		kernel = b.ctx.Function("nq_carry_frames")
+		name = "nq_carry_frames"
+	case tune.shared:
+		name = "nq_symmetry_boards_smem"
 	case tune.dynamic:
-		kernel = b.ctx.Function("nq_symmetry_boards_dyn")
-	default:
-		kernel = b.ctx.Function("nq_symmetry_boards")
+		name = "nq_symmetry_boards_dyn"
 	}
+	if tune.nodes {
+		name += "_nodes"
+	}
+	return name
+}
+
+// consume runs on the context's thread: it launches each group and reads
+// the results back, two slots deep, and returns the partial sums and the
+// nodes (zero unless tune.nodes). A driver failure panics (cu's way) and
+// Do turns it into the error of the solve.
+func (b *Backend) consume(ctx context.Context, n int, algo nq.Algo, depth, words, perTask, capTasks int, tune launchTuning,
+	target *atomic.Int64, groups <-chan *group, done func([]int, nq.Partial)) (nq.Partial, uint64) {
+	kernel := b.ctx.Function(kernelName(algo, tune))
 	// The dynamic kernel's grid fills the GPU once: as many blocks as its
 	// SMs keep resident (2048 threads each), or fewer for a small launch.
 	resident := max(1, b.info.SMs) * max(1, 2048/tune.threads)
@@ -180,12 +213,13 @@ func (b *Backend) consume(ctx context.Context, n int, algo nq.Algo, depth, words
 		s.stream = cu.StreamCreate()
 		s.bytes = int64(perTask)*int64(capTasks) + 256 // + alignment padding
 		s.host = cu.MemAllocHost(s.bytes)
-		s.hostOut = cu.MemAllocHost(3 * 8)
+		s.hostOut = cu.MemAllocHost(outCounts * 8)
 		s.dev = cu.MemAlloc(s.bytes)
 		s.devOut = cu.MemAlloc(outBytes)
 	}
 
 	var sum nq.Partial
+	var nodes uint64
 	var tasksDone int64
 	var gpuTime time.Duration
 	started := time.Now()
@@ -194,9 +228,10 @@ func (b *Backend) consume(ctx context.Context, n int, algo nq.Algo, depth, words
 			return
 		}
 		s.stream.Synchronize()
-		out := unsafe.Slice((*uint64)(s.hostOut), 3)
+		out := unsafe.Slice((*uint64)(s.hostOut), outCounts)
 		p := nq.Partial{0, out[0], out[1], out[2]}
 		sum.Add(p)
+		nodes += out[3]
 		if done != nil {
 			done(s.busy.batches, p)
 		}
@@ -221,7 +256,7 @@ func (b *Backend) consume(ctx context.Context, n int, algo nq.Algo, depth, words
 	}
 	finish(&slots[next])
 	finish(&slots[next^1])
-	return sum
+	return sum, nodes
 }
 
 // launch copies g into the slot's buffers and queues the copies, the
@@ -259,14 +294,14 @@ func (s *slot) launch(kernel cu.Function, tune launchTuning, resident, n int, al
 		right := put32(g.right)
 		cu.MemcpyHtoDAsync(s.dev, s.host, int64(off), s.stream)
 		if tune.dynamic {
-			LaunchOn(s.stream, kernel, min(blocks, resident), threads, 0,
+			LaunchOn(s.stream, kernel, min(blocks, resident), threads, tune.sharedBytes,
 				int32(n), int32(depth), int32(g.count), rows, left, down, right, s.devOut, s.devOut+nextOffset)
 		} else {
 			LaunchOn(s.stream, kernel, blocks, threads, 0,
 				int32(n), int32(depth), int32(g.count), rows, left, down, right, s.devOut)
 		}
 	}
-	cu.MemcpyDtoHAsync(s.hostOut, s.devOut, 3*8, s.stream)
+	cu.MemcpyDtoHAsync(s.hostOut, s.devOut, outCounts*8, s.stream)
 	s.busy = g
 }
 

@@ -50,6 +50,37 @@ type Options struct {
 	// shared counter until none is left (a few blocks per SM), instead of
 	// one board per thread. The carry-chain kernel ignores it.
 	Dynamic bool
+	// SharedStack selects the dynamic symmetry kernel that keeps the
+	// threads' search stacks in shared memory (nq_symmetry_boards_smem),
+	// NQ_SYM_WORDS(N, Depth) 32-bit words per thread; it implies Dynamic.
+	// The carry-chain kernel ignores it.
+	SharedStack bool
+	// Nodes, if not nil, makes the run use the kernels that also count
+	// their search nodes (kernels/nodes.cu; slower, for measurement) and
+	// receives their sum. A node is a queen placed by a search loop, so a
+	// count depends on N, the algorithm and the depth only.
+	Nodes *uint64
+}
+
+// SymWords is the number of 32-bit stack words a thread of the symmetry
+// kernels uses for boards of n with depth rows placed: NQ_SYM_WORDS in
+// kernels/nqsearch.h (each row's queen, and a word per row the search
+// pushes).
+func SymWords(n, depth int) int { return 2*n - 1 - depth }
+
+// MaxSharedStack is the most dynamic shared memory a block of
+// nq_symmetry_boards_smem may ask for: 48 KiB, what every GPU grants
+// without an opt-in.
+const MaxSharedStack = 48 << 10
+
+// CheckSharedStack returns an error unless a block of threads threads can
+// hold its stacks for boards of n and depth in MaxSharedStack.
+func CheckSharedStack(n, depth, threads int) error {
+	if b := 4 * SymWords(n, depth) * threads; b > MaxSharedStack {
+		return fmt.Errorf("shared-memory stacks of %d threads need %d bytes at N=%d, depth %d, more than %d: use fewer threads per block",
+			threads, b, n, depth, MaxSharedStack)
+	}
+	return nil
 }
 
 // The defaults of the tuning knobs of Options.

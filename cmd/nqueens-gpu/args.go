@@ -103,6 +103,8 @@ type config struct {
 	gpuThreads int           // GPU block size, 0 = the backend's default
 	gpuLaunch  time.Duration // kernel time per GPU launch, 0 = the default
 	gpuDynamic bool          // the symmetry kernel with dynamic fetching
+	gpuSmem    bool          // the dynamic symmetry kernel with its stacks in shared memory
+	gpuNodes   bool          // the kernels that count nodes; report them
 }
 
 // rawArgs holds the flag values that parseArgs checks and converts.
@@ -134,6 +136,8 @@ func newFlagSet(cfg *config, raw *rawArgs) *flag.FlagSet {
 	fs.IntVar(&cfg.gpuThreads, "gpu-threads", 0, "GPU threads per block, 0 = default")
 	fs.DurationVar(&cfg.gpuLaunch, "gpu-launch", 0, "kernel time per GPU launch, 0 = default")
 	fs.BoolVar(&cfg.gpuDynamic, "gpu-dynamic", false, "symmetry kernel with dynamic fetching")
+	fs.BoolVar(&cfg.gpuSmem, "gpu-smem", false, "dynamic symmetry kernel, stacks in shared memory")
+	fs.BoolVar(&cfg.gpuNodes, "gpu-nodes", false, "count search nodes on the GPU and report them")
 	return fs
 }
 
@@ -392,6 +396,13 @@ Flags:
         tuning: run the symmetry kernel whose threads take boards from a
         shared counter until none is left, so that no thread idles while
         its warp finishes a long board (default: one board per thread).
+  -gpu-smem
+        tuning: as -gpu-dynamic, with each thread's search stack in shared
+        memory (conflict-free) instead of thread-local memory.
+  -gpu-nodes
+        measurement: run the GPU kernels that also count their search
+        nodes (a little slower) and print "nodes: K (R nodes/s)" on
+        stderr after each N. Only GPUs count nodes.
   -v    verbose: add the columns C2, C4 and C8 to the table.
   -json
         write one JSON object per N and line instead of the table.

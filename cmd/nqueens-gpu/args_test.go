@@ -66,6 +66,8 @@ func TestParseArgsGood(t *testing.T) {
 		{[]string{"-n", "2-3", "-depth", "9"}, with(func(c *config) { c.lo, c.hi, c.depth = 2, 3, 9 })},
 		{[]string{"-n", "8", "-gpu-threads", "256", "-gpu-launch", "50ms"}, with(func(c *config) { c.gpuThreads, c.gpuLaunch = 256, 50*time.Millisecond })},
 		{[]string{"-n", "8", "-gpu-dynamic"}, with(func(c *config) { c.gpuDynamic = true })},
+		{[]string{"-n", "8", "-gpu-smem"}, with(func(c *config) { c.gpuSmem = true })},
+		{[]string{"-n", "8", "-gpu-nodes"}, with(func(c *config) { c.gpuNodes = true })},
 		{[]string{"-n", "8", "--"}, def},
 		{[]string{"-n", "20", "-checkpoint", "n20.ckpt"}, with(func(c *config) { c.lo, c.hi, c.checkpoint = 20, 20, "n20.ckpt" })},
 		{[]string{"-n", "20", "-checkpoint", "c", "-checkpoint-interval", "10s"}, with(func(c *config) {

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/cpu"
@@ -91,6 +92,8 @@ type backend struct {
 	// (gpu.Open), and one for the CPU with all its goroutines.
 	workers func(spec job.Spec) []job.Worker
 	close   func() error
+	// nodes sums the search nodes that the GPUs count with -gpu-nodes.
+	nodes atomic.Uint64
 }
 
 // openBackend chooses the devices for cfg. A GPU request that cannot be
@@ -168,7 +171,7 @@ func openBackend(cfg config, h hooks, stderr io.Writer) (*backend, error) {
 	b.workers = func(spec job.Spec) []job.Worker {
 		var ws []job.Worker
 		for i, g := range gs {
-			ws = append(ws, gpuWorker("gpu"+ordinals[i], g, spec, cfg))
+			ws = append(ws, gpuWorker("gpu"+ordinals[i], g, spec, cfg, &b.nodes))
 		}
 		if cpuSide != nil {
 			ws = append(ws, cpuSide.workers(spec)...)
@@ -197,14 +200,22 @@ func chooseDepth(n int, algo nq.Algo, userDepth int, gpus []gpu.DeviceInfo) int 
 }
 
 // gpuWorker counts batches on one open GPU.
-func gpuWorker(name string, g gpuBackend, spec job.Spec, cfg config) job.Worker {
+// With cfg.gpuNodes it runs the kernels that count nodes and adds them to
+// nodes.
+func gpuWorker(name string, g gpuBackend, spec job.Spec, cfg config, nodes *atomic.Uint64) job.Worker {
 	return job.Worker{Name: name, Run: func(ctx context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
 		p, ok := g.(gpuPartial)
 		if !ok {
 			return fmt.Errorf("this build's GPU backend cannot count numbered batches")
 		}
-		_, err := p.SolvePartial(ctx, spec.N, spec.Algo, gpu.Options{Depth: spec.Depth, Batch: spec.Batch, Select: sel, Done: done,
-			Threads: cfg.gpuThreads, LaunchTime: cfg.gpuLaunch, Dynamic: cfg.gpuDynamic})
+		opt := gpu.Options{Depth: spec.Depth, Batch: spec.Batch, Select: sel, Done: done,
+			Threads: cfg.gpuThreads, LaunchTime: cfg.gpuLaunch, Dynamic: cfg.gpuDynamic, SharedStack: cfg.gpuSmem}
+		var counted uint64
+		if cfg.gpuNodes {
+			opt.Nodes = &counted
+		}
+		_, err := p.SolvePartial(ctx, spec.N, spec.Algo, opt)
+		nodes.Add(counted)
 		return err
 	}}
 }

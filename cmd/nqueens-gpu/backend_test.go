@@ -443,3 +443,29 @@ func TestCheckpointDepthOnOtherDevices(t *testing.T) {
 	}
 	wantTotal(runArgs("-device", "cpu", "-depth", "6"), "CPU run with -depth 6")
 }
+
+// -gpu-smem and -gpu-nodes reach every GPU's options; the nodes the GPUs
+// count are summed per N and printed on stderr, and a count without a GPU
+// says that none were counted.
+func TestGPUKernelFlags(t *testing.T) {
+	env := twoGPUs()
+	r := runFake(env, "-n", "9-10", "-device", "all", "-gpu-smem", "-gpu-nodes", "-quiet")
+	if r.code != 0 {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	for _, o := range env.gpuOpts {
+		if !o.SharedStack || o.Nodes == nil {
+			t.Errorf("GPU options %+v: want SharedStack and Nodes", o)
+		}
+	}
+	// Two GPUs, 1000*N made-up nodes each.
+	for _, want := range []string{"nodes: 18000 (", "nodes: 20000 ("} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr %q lacks %q", r.stderr, want)
+		}
+	}
+	r = runFake(twoGPUs(), "-n", "9", "-device", "cpu", "-gpu-nodes", "-quiet")
+	if r.code != 0 || !strings.Contains(r.stderr, "no GPU counted, so no nodes were counted") {
+		t.Errorf("CPU count with -gpu-nodes: exit %d, stderr %q", r.code, r.stderr)
+	}
+}

@@ -170,6 +170,9 @@ func (g *fakeGPU) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt gpu
 		}
 		return nq.Partial{}, err
 	}
+	if opt.Nodes != nil {
+		*opt.Nodes += 1000 * uint64(n) // a made-up node count per call
+	}
 	if g.env.realGPUs {
 		return cpu.SolvePartial(ctx, n, algo, cpu.Options{Workers: 1, Depth: opt.Depth, Batch: opt.Batch, Select: opt.Select, Done: opt.Done})
 	}

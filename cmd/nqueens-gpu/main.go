@@ -231,6 +231,9 @@ func countOne(ctx context.Context, cfg config, b *backend, h hooks, args []strin
 		}
 		return exitRuntime
 	}
+	if cfg.gpuNodes {
+		reportNodes(stderr, b, n, elapsed)
+	}
 	if res.AlreadyComplete && !cfg.quiet {
 		printError(stderr, fmt.Sprintf("checkpoint %s holds the finished count of N=%d; nothing left to count", cfg.checkpoint, n))
 	}
@@ -245,6 +248,25 @@ func countOne(ctx context.Context, cfg config, b *backend, h hooks, args []strin
 		}
 	}
 	return exitOK
+}
+
+// reportNodes prints the search nodes the GPUs counted for n (-gpu-nodes)
+// and their rate over elapsed, and resets the sum for the next N.
+func reportNodes(w io.Writer, b *backend, n int, elapsed time.Duration) {
+	nodes := b.nodes.Swap(0)
+	if len(b.gpus) == 0 {
+		printError(w, fmt.Sprintf("N=%d: -gpu-nodes: no GPU counted, so no nodes were counted", n))
+		return
+	}
+	rate := "n/a"
+	if s := elapsed.Seconds(); s > 0 {
+		rate = fmt.Sprintf("%.4g", float64(nodes)/s)
+	}
+	note := ""
+	if b.kind == "gpu+cpu" {
+		note = ", GPUs only"
+	}
+	fmt.Fprintf(w, "nodes: %d (%s nodes/s%s)\n", nodes, rate, note)
 }
 
 // programVersion is the version that checkpoints and shard results

@@ -1,0 +1,142 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nqueens-gpu/nqueens-gpu/cpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks/taskstest"
+	"github.com/nqueens-gpu/nqueens-gpu/kernels/host"
+)
+
+// variants are the kernel choices of Options, by name.
+var variants = []struct {
+	name string
+	algo nq.Algo
+	opt  Options
+}{
+	{"symmetry", nq.Symmetry, Options{}},
+	{"symmetry-dynamic", nq.Symmetry, Options{Dynamic: true}},
+	{"symmetry-smem", nq.Symmetry, Options{SharedStack: true}},
+	{"symmetry-smem-256", nq.Symmetry, Options{SharedStack: true, Threads: 256}},
+	{"carrychain", nq.CarryChain, Options{}},
+}
+
+// Every kernel counts N=1..14 exactly as the CPU path does (C2, C4, C8),
+// at the default depth and at a small one, and its _nodes twin counts the
+// same and as many nodes as the C search on the host.
+func TestSolveMatchesCPU(t *testing.T) {
+	b := openOrSkip(t)
+	ctx := context.Background()
+	for _, v := range variants {
+		for n := 1; n <= 14; n++ {
+			for _, depth := range []int{0, 3} {
+				if depth != 0 && (v.algo == nq.CarryChain || depth > n-1) {
+					continue
+				}
+				t.Run(fmt.Sprintf("%s/N=%d/depth=%d", v.name, n, depth), func(t *testing.T) {
+					want, err := cpu.SolvePartial(ctx, n, v.algo, cpu.Options{Depth: depth})
+					if err != nil {
+						t.Fatal(err)
+					}
+					opt := v.opt
+					opt.Depth = depth
+					got, err := b.SolvePartial(ctx, n, v.algo, opt)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got != want {
+						t.Fatalf("GPU %v, CPU %v", got, want)
+					}
+					var nodes uint64
+					opt.Nodes = &nodes
+					got, err = b.SolvePartial(ctx, n, v.algo, opt)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got != want {
+						t.Fatalf("GPU with nodes %v, CPU %v", got, want)
+					}
+					if n >= 5 {
+						if hn := hostNodes(t, n, v.algo, depth); nodes != hn {
+							t.Errorf("GPU counted %d nodes, the host C search %d", nodes, hn)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// hostNodes is the node count of the C search on the host for n.
+func hostNodes(t *testing.T, n int, algo nq.Algo, depth int) uint64 {
+	var c host.Counts
+	var err error
+	if algo == nq.CarryChain {
+		err = tasks.EnumerateFrames(n, 4096, func(f *tasks.Frames) error { c.Add(host.Frames(f)); return nil })
+	} else {
+		if depth == 0 {
+			depth = tasks.DefaultDepth(n)
+		}
+		err = tasks.EnumerateBoards(n, tasks.Symmetry, depth, 4096, func(b *tasks.Boards) error { c.Add(host.Boards(b)); return nil })
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.Nodes
+}
+
+// runBoards runs one launch group of boards through consume, as a solve
+// does, and returns its partial and nodes.
+func runBoards(t *testing.T, b *Backend, bs *tasks.Boards, tune launchTuning) (nq.Partial, uint64) {
+	t.Helper()
+	g := &group{batches: []int{0}, count: bs.Len(), rows: bs.Rows, left: bs.Left, down: bs.Down, right: bs.Right}
+	groups := make(chan *group, 1)
+	groups <- g
+	close(groups)
+	var target atomic.Int64
+	var p nq.Partial
+	var nodes uint64
+	perTask := 4 * (bs.Depth + 3)
+	err := b.ctx.Do("count random boards", func() {
+		p, nodes = b.consume(context.Background(), bs.N, nq.Symmetry, bs.Depth, bs.Depth, perTask, bs.Len(),
+			tune, &target, groups, nil)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, nodes
+}
+
+// Random boards of N=22..28 (15 rows left each; half corner, half
+// non-corner) count on every symmetry kernel exactly as on the host's C
+// search and the CPU path: at these sizes an inexact undo of the shifts
+// loses board columns (see nq_fsw), and no full count runs in a test.
+func TestRandomBoardsLargeN(t *testing.T) {
+	b := openOrSkip(t)
+	for _, n := range []int{22, 23, 25, 28} {
+		depth := n - 15
+		bs := taskstest.RandomSymmetryBoards(n, depth, 2000, 11)
+		want := host.Boards(bs)
+		for _, tune := range []launchTuning{
+			{threads: 128},
+			{threads: 128, dynamic: true},
+			{threads: 128, dynamic: true, shared: true, sharedBytes: 4 * SymWords(n, depth) * 128},
+		} {
+			tune.target = time.Second
+			tune.nodes = true
+			p, nodes := runBoards(t, b, bs, tune)
+			got := host.Counts{C2: p[1], C4: p[2], C8: p[3], Nodes: nodes}
+			if got != want {
+				t.Errorf("N=%d depth=%d %s: GPU %+v, host %+v", n, depth, kernelName(nq.Symmetry, tune), got, want)
+			}
+		}
+	}
+}
