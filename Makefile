@@ -94,6 +94,9 @@ kernels/ptx:
 kernels/ptx/%.ptx: kernels/%.cu $(CU_HDRS) Makefile | kernels/ptx
 	$(NVCC) $(NVCC_ALL) -o $@ $<
 
+# nodes.cu builds boards.cu and frames.cu again with node counting.
+kernels/ptx/nodes.ptx: kernels/boards.cu kernels/frames.cu
+
 kernels/ptx/BUILD.txt: FORCE | kernels/ptx
 	@command -v $(NVCC) >/dev/null || { echo "$(NVCC) not found: run make cuda-deps"; exit 1; }
 	@{ echo "nvcc: $$($(NVCC) --version | tail -n 1)"; \
