@@ -4,17 +4,93 @@
 #
 #   ./run-gpu-checks.sh [LOGDIR]      (LOGDIR defaults to ./logs here)
 #
-# Environment: MAXN (largest N of the counting runs, default 20), CLASSN
-# (largest N whose C2/C4/C8 are compared with the CPU path, default 17),
-# TIMEN (largest N of the timed runs from 18, default 22), TUNEN (the N of
-# the depth and block-size sweep, default 20), DEVICE (GPU
-# ordinal, default 0), STEP_TIMEOUT (seconds per step, default 900).
+# Kernel variants (VARIANTS, a space-separated list; default all eight):
+#   static      -algo symmetry               nq_symmetry_boards: one board per thread (the default kernel)
+#   dynamic     -algo symmetry -gpu-dynamic  nq_symmetry_boards_dyn: dynamic fetching, stack in local memory
+#   smem        -algo symmetry -gpu-smem     nq_symmetry_boards_smem: dynamic fetching, stack in shared memory
+#   carrychain  -algo carrychain             nq_carry_frames
+#   V-nodes     V's flags and -gpu-nodes     V's node-counting twin (*_nodes), for each V above
 #
-# Runs the cuda test binaries (with NQUEENS_REQUIRE_GPU=1: no skipping for
-# want of a GPU) and nqueens-gpu-cuda -n 1-MAXN -device DEVICE for each GPU
-# algorithm, checks every count against the published totals and that the
-# GPU was used (no CPU fallback line), writes one log per step and ends
-# with "N passed, M failed". Exit status 0 only when every step passed.
+# Steps (STEPS, comma-separated; default tests,counts,largen,sanitizer,
+# nodes,timing,tune). A preflight (N=1 on the GPU, no CPU-fallback line)
+# runs before them and ends the script when it fails. A device call with a
+# time limit runs the steps in several calls, each with its own LOGDIR.
+#   tests      the cuda test binaries, with NQUEENS_REQUIRE_GPU=1 (no
+#              skipping for want of a GPU).
+#   counts     each variant counts N=1..MAXN (carrychain and
+#              carrychain-nodes N=1..CARRYN): every Total is the published
+#              one, no CPU-fallback line, and Total, Unique, C2, C4, C8 equal
+#              the CPU path's for N <= CLASSN. A -nodes variant must print a
+#              "nodes: K" line, and the three symmetry -nodes variants the
+#              same node counts (a node count depends only on N, the
+#              algorithm and the depth).
+#   largen     exactness at large N, where no full count is cheap: for each
+#              N of LARGEN, shard 0 of M of the job (-shard 0/M -json
+#              -quiet) is counted by each variant on the GPU and once per
+#              algorithm on the CPU (-device cpu -workers CPU_WORKERS); each
+#              GPU result must equal the CPU's in N, algorithm, shard,
+#              batches, job batches, task-list fingerprint and partial sums
+#              (orbit1, orbit2, orbit4, orbit8), and hold solutions. Both
+#              sides of the symmetry runs pass -depth D (LARGEN_DEPTH, default
+#              the CPU's default depth of N: 7 for N=18..23, the depth of the
+#              fixed column-loss bug at N=22), so their task lists agree.
+#              M = max(4, ceil(F * 17 * 7^(N-17) / (0.75 * CPU_WORKERS *
+#              LARGEN_CPU_S))): one core does N=17 in about 17 s, each N
+#              costs about 7 times the one before, 3/4 of the nominal
+#              speed-up; F = 1 for symmetry, 4 for the carry chain (its CPU
+#              search costs about 4 times as much). With 16 cores and 40 s:
+#              N=21 86 shards (carry chain 341), N=22 596 (2381), N=23 4167
+#              (16667).
+#   sanitizer  compute-sanitizer memcheck and racecheck, N=11, each variant
+#              (skipped, and not counted, without compute-sanitizer).
+#   nodes      for each kernel of NODES_VARIANTS (default static) and
+#              N=18..TIMEN: the kernel with -gpu-nodes (its "nodes: K (R
+#              nodes/s)" stderr line) and the same N without it (the plain
+#              wall time). LOGDIR/nodes.tsv: N, kernel, nodes, wall_s (the
+#              plain run's JSON "seconds": the count's wall time, without
+#              the process's start-up), nodes_per_s (nodes / wall_s),
+#              nodes_run_s (the -gpu-nodes run's "seconds"). Totals must be
+#              the published ones. Once an N took over NODES_STOP_S seconds
+#              (default 200, both runs together), the kernel's larger N are
+#              skipped.
+#   timing     each variant without -nodes, N=18..TIMEN, one process per N
+#              (-json; LOGDIR/timing.tsv: variant, N, seconds, process_s);
+#              totals must be the published ones. A variant stops after its
+#              first run over TIME_STOP_S seconds.
+#   tune       (a record; every run must still give the published total)
+#              the static kernel at N=TUNEN for depths 6, 7, 8 and blocks of
+#              64, 128, 256 threads; -gpu-dynamic and -gpu-smem at N=TUNEN
+#              and TUNEN+1 for depths 6, 7, 8 and blocks of 128, 256.
+#
+# Environment: MAXN (largest N of counts, default 20), CARRYN (largest N of
+# the carry chain's counts, default 19, or MAXN if smaller: its host-side
+# frame enumeration takes about 9 s at N=20 on one core and doubles with
+# each N; largen covers the carry chain at N >= 20, where its kernel lost
+# columns before the fix), CLASSN (default 17), LARGEN (default "21 22"),
+# LARGEN_CPU_S (default 40), LARGEN_DEPTH, CPU_WORKERS (default nproc),
+# NODES_VARIANTS (default static), NODES_STOP_S (default 200), TIMEN
+# (largest N of nodes and timing, default 22), TIME_FROM (their first N,
+# default 18), TIME_STOP_S (default 300), TUNEN (default 20), VARIANTS,
+# DEVICE (GPU ordinal, default 0), STEP_TIMEOUT (seconds per command,
+# default 900).
+#
+# Durations on one H100 with 16 cores, estimated before any GPU run (the
+# kernels' speed is still unmeasured): tests under a minute; counts 1-3
+# min; largen 2.5-4 min per N (the CPU shards about 40 s each, and the
+# carry chain's single-threaded frame enumeration, about 20 s at N=21 and
+# 40 s at N=22 in every carry-chain run, GPU or CPU); sanitizer a few
+# minutes; nodes and timing as fast as the kernels are (each N costs 7
+# times the one before: with the symmetry kernels at 45 s for N=22, nodes
+# takes about 2 min and timing about 3 min plus the carry chain's, whose
+# search is 3 to 4 times larger); tune 2-5 min. For calls of at most 10
+# minutes: STEPS=tests,counts, then STEPS=largen LARGEN=21, STEPS=largen
+# LARGEN=22, STEPS=sanitizer, STEPS=nodes, STEPS=timing VARIANTS="static
+# dynamic smem", STEPS=timing VARIANTS=carrychain, STEPS=tune, each with
+# its own LOGDIR; lower TIMEN when N=21 already takes over a minute.
+#
+# Writes one log per command (LOGDIR/NAME.out, NAME.err) and ends with
+# "N passed, M failed". Exit status 0 only when every check passed, 1 when
+# one failed, 2 for an unknown variant.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,6 +98,8 @@ logs=${1:-$here/logs}
 maxn=${MAXN:-20}
 device=${DEVICE:-0}
 step_timeout=${STEP_TIMEOUT:-900}
+variants=${VARIANTS:-static dynamic smem carrychain static-nodes dynamic-nodes smem-nodes carrychain-nodes}
+nodes_variants=${NODES_VARIANTS:-static}
 mkdir -p "$logs"
 logs=$(cd "$logs" && pwd)
 cd "$here" || exit 1
@@ -29,11 +107,7 @@ cd "$here" || exit 1
 passed=0
 failed=0
 
-# STEPS picks what runs, a comma-separated list of tests, counts (the
-# counts of N=1..MAXN and their classes against the CPU path), sanitizer,
-# timing and tune; default all. A device call with a time limit can run
-# them in several calls, each with its own LOGDIR.
-steps=${STEPS:-tests,counts,sanitizer,timing,tune}
+steps=${STEPS:-tests,counts,largen,sanitizer,nodes,timing,tune}
 want() {
 	case ",$steps," in
 	*",$1,"*) return 0 ;;
@@ -42,6 +116,28 @@ want() {
 }
 pass() { passed=$((passed + 1)); echo "PASS $1 ($2 s)"; }
 fail() { failed=$((failed + 1)); echo "FAIL $1 ($2 s): $3"; }
+
+# vflags VARIANT: sets the array vf to the variant's flags and valgo to
+# its algorithm; fails for an unknown variant.
+vflags() {
+	case ${1%-nodes} in
+	static) vf=(-algo symmetry) valgo=symmetry ;;
+	dynamic) vf=(-algo symmetry -gpu-dynamic) valgo=symmetry ;;
+	smem) vf=(-algo symmetry -gpu-smem) valgo=symmetry ;;
+	carrychain) vf=(-algo carrychain) valgo=carrychain ;;
+	*) return 1 ;;
+	esac
+	case $1 in
+	*-nodes-nodes) return 1 ;;
+	*-nodes) vf+=(-gpu-nodes) ;;
+	esac
+}
+for v in $variants $nodes_variants; do
+	if ! vflags "$v"; then
+		echo "run-gpu-checks: unknown variant '$v': want static, dynamic, smem or carrychain, each with or without -nodes" >&2
+		exit 2
+	fi
+done
 
 # run NAME CMD...: runs CMD with stdout in LOGDIR/NAME.out and stderr in
 # LOGDIR/NAME.err; sets rc and secs.
@@ -77,10 +173,50 @@ check_counts() {
 	[ -z "$bad" ] || { echo "$bad"; return 1; }
 }
 
+# json_field FILE KEY: the value of "KEY" in the first line of FILE that
+# has it (a number or a string without commas or braces), or nothing.
+json_field() {
+	grep -o "\"$2\":[^,}]*" "$1" 2>/dev/null | head -n 1 | cut -d: -f2- | tr -d '"'
+}
+
+# nodes_list FILE: the K of each "nodes: K (R nodes/s)" line of FILE, one
+# per line, in order.
+nodes_list() {
+	grep -Eo 'nodes: [0-9]+' "$1" 2>/dev/null | awk '{ print $2 }'
+}
+
+# The CPU-fallback line of the binary ("...; running on the CPU with K
+# workers"): a GPU run that prints it did not use the GPU.
+fallback_re='running on the CPU|fall(ing)? ?back'
+fell_back() { grep -Eiq "$fallback_re" "$1"; }
+
+# json_ok NAME N: the run NAME (rc as run left it) exited 0, did not fall
+# back to the CPU, and its -json line has the published total of N;
+# otherwise prints why and fails.
+json_ok() {
+	local name=$1 n=$2 total
+	if [ "$rc" != 0 ]; then
+		echo "exit $rc: $(head -c 500 "$logs/$name.err")"
+		return 1
+	fi
+	if fell_back "$logs/$name.err"; then
+		echo "ran on the CPU: $(head -c 500 "$logs/$name.err")"
+		return 1
+	fi
+	total=$(json_field "$logs/$name.out" total)
+	if [ "$total" != "${known[n]}" ]; then
+		echo "N=$n: total ${total:-missing}, want ${known[n]}"
+		return 1
+	fi
+}
+
 {
 	echo "date: $(date -u +%FT%TZ)"
 	echo "host: $(uname -a)"
 	echo "glibc: $(ldd --version 2>&1 | head -n 1)"
+	echo "cpus: $(nproc 2>&1)"
+	echo "steps: $steps"
+	echo "variants: $variants"
 	[ -f ptx-build.txt ] && sed 's/^/ptx /' ptx-build.txt
 	if command -v nvidia-smi >/dev/null; then
 		nvidia-smi --query-gpu=index,name,driver_version,memory.total,compute_cap --format=csv 2>&1
@@ -105,43 +241,79 @@ if want tests; then
 	done
 fi
 
-# The counting runs, one per GPU algorithm, after a quick look that the
-# binary uses the GPU at all (a CPU fallback would take hours for N=20).
-fallback_re='running on the CPU|fall(ing)? ?back'
+# A quick look that the binary uses the GPU at all (a CPU fallback would
+# take hours for N=20).
 run preflight ./nqueens-gpu-cuda -n 1 -device "$device"
-if [ "$rc" != 0 ] || grep -Eiq "$fallback_re" "$logs/preflight.err"; then
+if [ "$rc" != 0 ] || fell_back "$logs/preflight.err"; then
 	fail preflight "$secs" "exit $rc: $(head -c 500 "$logs/preflight.err")"
 	echo "$passed passed, $failed failed"
 	exit 1
 fi
 pass preflight "$secs"
+
 if want counts; then
-	for algo in symmetry carrychain; do
-		name=count-$algo-1-$maxn
-		run "$name" ./nqueens-gpu-cuda -n "1-$maxn" -device "$device" -algo "$algo" -v
+	# The counting runs, N=1..MAXN (carry chain: N=1..CARRYN), one per
+	# variant.
+	carryn=${CARRYN:-$((maxn < 19 ? maxn : 19))}
+	classn=${CLASSN:-17}
+	declare -A countfile=() counttop=()
+	for v in $variants; do
+		vflags "$v"
+		top=$maxn
+		[ "$valgo" = carrychain ] && top=$carryn
+		name=count-$v-1-$top
+		countfile[$v]=$logs/$name.out
+		counttop[$v]=$top
+		run "$name" ./nqueens-gpu-cuda -n "1-$top" -device "$device" "${vf[@]}" -v
 		if [ "$rc" != 0 ]; then
 			fail "$name" "$secs" "exit $rc: $(head -c 500 "$logs/$name.err")"
-		elif grep -Eiq "$fallback_re" "$logs/$name.err"; then
+		elif fell_back "$logs/$name.err"; then
 			fail "$name" "$secs" "ran on the CPU: $(head -c 500 "$logs/$name.err")"
-		elif ! why=$(check_counts "$logs/$name.out" 1 "$maxn"); then
+		elif ! why=$(check_counts "$logs/$name.out" 1 "$top"); then
 			fail "$name" "$secs" "wrong counts:$why"
+		elif [[ $v == *-nodes ]] && [ -z "$(nodes_list "$logs/$name.err")" ]; then
+			fail "$name" "$secs" "no 'nodes: K' line on stderr: $(head -c 300 "$logs/$name.err")"
 		else
 			pass "$name" "$secs"
 		fi
 		cat "$logs/$name.out"
 	done
 
-	# The class counts: every GPU algorithm's Total, Unique, C2, C4 and C8
-	# equal the CPU path's for N <= CLASSN (default 17).
-	classn=${CLASSN:-17}
-	[ "$classn" -gt "$maxn" ] && classn=$maxn
-	run "count-cpu-1-$classn" ./nqueens-gpu-cuda -n "1-$classn" -device cpu -v
-	for algo in symmetry carrychain; do
-		name=classes-$algo-1-$classn
+	# The node counts of the symmetry kernels' -nodes twins agree N by N
+	# (the same boards at the same depth give the same search).
+	ref=""
+	for v in static-nodes dynamic-nodes smem-nodes; do
+		[ -n "${countfile[$v]:-}" ] || continue
+		nodes_list "${countfile[$v]%.out}.err" >"$logs/nodes-$v.txt"
+		if [ -z "$ref" ]; then
+			ref=$v
+		elif diff "$logs/nodes-$ref.txt" "$logs/nodes-$v.txt" >"$logs/nodes-$ref-$v.diff"; then
+			pass "nodes-$ref-vs-$v" 0
+		else
+			fail "nodes-$ref-vs-$v" 0 "their 'nodes: K' lines differ; see $logs/nodes-$ref-$v.diff"
+		fi
+	done
+
+	# The class counts: every variant's Total, Unique, C2, C4 and C8 equal
+	# the CPU path's for N <= CLASSN (and the variant's own largest N).
+	top=0
+	for v in $variants; do
+		m=${counttop[$v]}
+		[ "$m" -gt "$classn" ] && m=$classn
+		[ "$m" -gt "$top" ] && top=$m
+	done
+	cpuname=count-cpu-1-$top
+	run "$cpuname" ./nqueens-gpu-cuda -n "1-$top" -device cpu -v
+	cpurc=$rc
+	[ "$cpurc" = 0 ] || echo "the CPU count $cpuname failed (exit $cpurc): $(head -c 300 "$logs/$cpuname.err")"
+	for v in $variants; do
+		m=${counttop[$v]}
+		[ "$m" -gt "$classn" ] && m=$classn
+		name=classes-$v-1-$m
 		start=$(date +%s)
 		# columns 1-6 of the -v table: N, Total, Unique, C2, C4, C8
-		if diff <(awk '$1 ~ /^[0-9]+:$/ { print $1, $2, $3, $4, $5, $6 }' "$logs/count-cpu-1-$classn.out") \
-			<(awk -v m="$classn" '$1 ~ /^[0-9]+:$/ && $1 + 0 <= m { print $1, $2, $3, $4, $5, $6 }' "$logs/count-$algo-1-$maxn.out") \
+		if [ "$cpurc" = 0 ] && diff <(awk -v m="$m" '$1 ~ /^[0-9]+:$/ && $1 + 0 <= m { print $1, $2, $3, $4, $5, $6 }' "$logs/$cpuname.out") \
+			<(awk -v m="$m" '$1 ~ /^[0-9]+:$/ && $1 + 0 <= m { print $1, $2, $3, $4, $5, $6 }' "${countfile[$v]}") \
 			>"$logs/$name.diff"; then
 			pass "$name" $(($(date +%s) - start))
 		else
@@ -150,14 +322,111 @@ if want counts; then
 	done
 fi
 
+if want largen; then
+	# Exactness at large N: the same shard of one job, counted by each
+	# variant on the GPU and by the CPU path, gives the same result.
+	cpu_workers=${CPU_WORKERS:-$(nproc 2>/dev/null || echo 16)}
+	largen_cpu_s=${LARGEN_CPU_S:-40}
+	# default_depth N: tasks.DefaultDepth(N), the CPU's board depth.
+	default_depth() {
+		local n=$1 d
+		if ((n < 12)); then
+			d=$((n / 3))
+		elif ((n < 16)); then
+			d=5
+		elif ((n < 18)); then
+			d=6
+		elif ((n < 24)); then
+			d=7
+		else
+			d=8
+		fi
+		((d < 2)) && d=2
+		((d > n - 2)) && d=$((n - 2))
+		echo "$d"
+	}
+	# shard_count N F: the M of shard 0/M (see the header).
+	shard_count() {
+		awk -v n="$1" -v f="$2" -v c="$cpu_workers" -v t="$largen_cpu_s" 'BEGIN {
+			m = f * 17 * 7 ^ (n - 17) / (0.75 * c * t)
+			m = (m == int(m)) ? m : int(m) + 1
+			if (m < 4) m = 4
+			printf "%d\n", m
+		}'
+	}
+	# shard_key FILE: the fields of a -shard -json result that must agree
+	# between devices, one per line; fails when one is missing.
+	shard_key() {
+		local f=$1 k v out=""
+		for k in n algo shard shards batches job_batches fingerprint; do
+			v=$(json_field "$f" "$k")
+			[ -n "$v" ] || return 1
+			out+="$k=$v"$'\n'
+		done
+		v=$(grep -o '"sums":{[^}]*}' "$f" | head -n 1)
+		[ -n "$v" ] || return 1
+		printf '%s%s\n' "$out" "$v"
+	}
+	declare -A cpuref=()
+	for n in ${LARGEN:-21 22}; do
+		depth=${LARGEN_DEPTH:-$(default_depth "$n")}
+		cpuref=()
+		for v in $variants; do
+			vflags "$v"
+			if [ "$valgo" = carrychain ]; then
+				m=$(shard_count "$n" 4)
+				dflags=()
+			else
+				m=$(shard_count "$n" 1)
+				dflags=(-depth "$depth")
+			fi
+			# The CPU side, once per algorithm and N.
+			if [ -z "${cpuref[$valgo]:-}" ]; then
+				cname=largen-cpu-$valgo-n$n-shard0of$m
+				run "$cname" ./nqueens-gpu-cuda -n "$n" -device cpu -workers "$cpu_workers" -algo "$valgo" \
+					"${dflags[@]}" -shard "0/$m" -json -quiet
+				cat "$logs/$cname.out"
+				if [ "$rc" = 0 ] && shard_key "$logs/$cname.out" >"$logs/$cname.key"; then
+					pass "$cname" "$secs"
+					cpuref[$valgo]=$logs/$cname.key
+				else
+					fail "$cname" "$secs" "exit $rc: $(head -c 500 "$logs/$cname.err")"
+					cpuref[$valgo]=none
+				fi
+			fi
+			name=largen-$v-n$n-shard0of$m
+			run "$name" ./nqueens-gpu-cuda -n "$n" -device "$device" "${vf[@]}" "${dflags[@]}" \
+				-shard "0/$m" -json -quiet
+			cat "$logs/$name.out"
+			if [ "$rc" != 0 ]; then
+				fail "$name" "$secs" "exit $rc: $(head -c 500 "$logs/$name.err")"
+			elif fell_back "$logs/$name.err" || [ "$(json_field "$logs/$name.out" backend)" != gpu ]; then
+				fail "$name" "$secs" "ran on the CPU: $(head -c 500 "$logs/$name.err")"
+			elif ! shard_key "$logs/$name.out" >"$logs/$name.key"; then
+				fail "$name" "$secs" "no shard result in $logs/$name.out"
+			elif [ "${cpuref[$valgo]}" = none ]; then
+				fail "$name" "$secs" "no CPU result to compare with"
+			elif ! diff "${cpuref[$valgo]}" "$logs/$name.key" >"$logs/$name.diff"; then
+				fail "$name" "$secs" "GPU and CPU shard results differ; see $logs/$name.diff"
+			elif grep -q '"orbit2":0,"orbit4":0,"orbit8":0' "$logs/$name.key"; then
+				fail "$name" "$secs" "the shard holds no solution on either side: nothing was compared"
+			else
+				pass "$name" "$secs"
+			fi
+		done
+	done
+fi
+
 # compute-sanitizer (part of the CUDA toolkit) on a small N: memory errors
-# and shared-memory races in both kernels.
+# and shared-memory races in every kernel variant.
 if want sanitizer && sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null); then
 	for tool in memcheck racecheck; do
-		for algo in symmetry carrychain; do
-			name=sanitizer-$tool-$algo
-			run "$name" "$sanitizer" --tool "$tool" --error-exitcode 99 ./nqueens-gpu-cuda -n 11 -device "$device" -algo "$algo"
-			if [ "$rc" = 0 ] && grep -q 'ERROR SUMMARY: 0 errors\|RACECHECK SUMMARY: 0 hazards' "$logs/$name.err" "$logs/$name.out"; then
+		for v in $variants; do
+			vflags "$v"
+			name=sanitizer-$tool-$v
+			run "$name" "$sanitizer" --tool "$tool" --error-exitcode 99 ./nqueens-gpu-cuda -n 11 -device "$device" "${vf[@]}"
+			if [ "$rc" = 0 ] && ! fell_back "$logs/$name.err" &&
+				grep -q 'ERROR SUMMARY: 0 errors\|RACECHECK SUMMARY: 0 hazards' "$logs/$name.err" "$logs/$name.out"; then
 				pass "$name" "$secs"
 			else
 				fail "$name" "$secs" "exit $rc; see $logs/$name.err"
@@ -168,38 +437,98 @@ elif want sanitizer; then
 	echo "compute-sanitizer: not found, skipped (not counted)"
 fi
 
-if want timing; then
-	# Timings for the benchmark record: one JSON line per N with the wall time
-	# of the count (the process's own start-up is in the step's time).
-	timen=${TIMEN:-22}
-	for algo in symmetry carrychain; do
-		name=time-$algo-18-$timen
-		run "$name" ./nqueens-gpu-cuda -n "18-$timen" -device "$device" -algo "$algo" -json
-		if [ "$rc" = 0 ] && ! grep -Eiq "$fallback_re" "$logs/$name.err"; then
-			pass "$name" "$secs"
-		else
-			fail "$name" "$secs" "exit $rc: $(head -c 500 "$logs/$name.err")"
-		fi
-		cat "$logs/$name.out"
+timen=${TIMEN:-22}
+timefrom=${TIME_FROM:-18}
+
+if want nodes; then
+	# Search nodes, and nodes per second of the plain kernel (the kernels
+	# that count nodes are slower: measurement only).
+	nodes_stop_s=${NODES_STOP_S:-200}
+	tsv=$logs/nodes.tsv
+	printf 'N\tkernel\tnodes\twall_s\tnodes_per_s\tnodes_run_s\n' >"$tsv"
+	for v in $nodes_variants; do
+		v=${v%-nodes}
+		vflags "$v"
+		took=0
+		for ((n = timefrom; n <= timen; n++)); do
+			if [ "$took" -gt "$nodes_stop_s" ]; then
+				echo "nodes: $v N=$n..$timen skipped (N=$((n - 1)) took $took s)"
+				break
+			fi
+			name=nodes-$v-n$n
+			run "$name" ./nqueens-gpu-cuda -n "$n" -device "$device" "${vf[@]}" -gpu-nodes -quiet -json
+			took=$secs
+			nodes=$(nodes_list "$logs/$name.err" | tail -n 1)
+			if ! why=$(json_ok "$name" "$n"); then
+				fail "$name" "$secs" "$why"
+			elif [ -z "$nodes" ]; then
+				fail "$name" "$secs" "no 'nodes: K' line on stderr: $(head -c 300 "$logs/$name.err")"
+			else
+				pass "$name" "$secs"
+			fi
+			nodes_s=$(json_field "$logs/$name.out" seconds)
+			plain=nodes-plain-$v-n$n
+			run "$plain" ./nqueens-gpu-cuda -n "$n" -device "$device" "${vf[@]}" -quiet -json
+			took=$((took + secs))
+			wall=$(json_field "$logs/$plain.out" seconds)
+			if why=$(json_ok "$plain" "$n"); then
+				pass "$plain" "$secs"
+			else
+				fail "$plain" "$secs" "$why"
+			fi
+			rate=$(awk -v a="${nodes:-0}" -v b="${wall:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.4g\n", a / b; else print "NA" }')
+			printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$v" "${nodes:-NA}" "${wall:-NA}" "$rate" "${nodes_s:-NA}" >>"$tsv"
+		done
 	done
+	cat "$tsv"
+fi
+
+if want timing; then
+	# Timings for the benchmark record: one process and JSON line per
+	# variant and N ("seconds" is the count's wall time; process_s, whole
+	# seconds, adds the process's start-up).
+	stop_s=${TIME_STOP_S:-300}
+	tsv=$logs/timing.tsv
+	printf 'variant\tN\tseconds\tprocess_s\n' >"$tsv"
+	for v in $variants; do
+		[[ $v == *-nodes ]] && continue
+		vflags "$v"
+		for ((n = timefrom; n <= timen; n++)); do
+			name=time-$v-n$n
+			run "$name" ./nqueens-gpu-cuda -n "$n" -device "$device" "${vf[@]}" -quiet -json
+			if why=$(json_ok "$name" "$n"); then
+				pass "$name" "$secs"
+			else
+				fail "$name" "$secs" "$why"
+			fi
+			cat "$logs/$name.out"
+			printf '%s\t%s\t%s\t%s\n' "$v" "$n" "$(json_field "$logs/$name.out" seconds)" "$secs" >>"$tsv"
+			if [ "$secs" -gt "$stop_s" ]; then
+				[ "$n" -lt "$timen" ] && echo "timing: $v stops after N=$n ($secs s > $stop_s s)"
+				break
+			fi
+		done
+	done
+	cat "$tsv"
 fi
 
 if want tune; then
 	# Tuning sweep (information for the benchmark record, not a check): the
-	# symmetry kernel at N=TUNEN (default 20) for each depth and block size,
-	# then with dynamic fetching at N=TUNEN and the next N. Every run must
-	# still give the published total.
+	# static symmetry kernel at N=TUNEN (default 20) for each depth and
+	# block size, then dynamic fetching with the stack in local memory
+	# (-gpu-dynamic) and in shared memory (-gpu-smem) at N=TUNEN and the
+	# next N. Every run must still give the published total.
 	# tune LABEL N DEPTH THREADS [FLAGS...]: one timed count.
 	tune() {
-		local label=$1 n=$2 depth=$3 threads=$4 name
+		local label=$1 n=$2 depth=$3 threads=$4 name why
 		shift 4
 		name=tune-$label-n$n-d$depth-t$threads
 		run "$name" ./nqueens-gpu-cuda -n "$n" -device "$device" -algo symmetry -quiet -json \
 			-depth "$depth" -gpu-threads "$threads" "$@"
-		if [ "$rc" = 0 ] && grep -q "\"total\":${known[n]}," "$logs/$name.out"; then
+		if why=$(json_ok "$name" "$n"); then
 			pass "$name" "$secs"
 		else
-			fail "$name" "$secs" "exit $rc: $(head -c 300 "$logs/$name.err")"
+			fail "$name" "$secs" "$why"
 		fi
 		echo "$label n=$n depth=$depth threads=$threads $(cat "$logs/$name.out")"
 	}
@@ -209,10 +538,12 @@ if want tune; then
 			tune static "$tunen" "$depth" "$threads"
 		done
 	done
-	for n in "$tunen" $((tunen + 1)); do
-		for depth in 6 7 8; do
-			for threads in 128 256; do
-				tune dynamic "$n" "$depth" "$threads" -gpu-dynamic
+	for kernel in dynamic smem; do
+		for n in "$tunen" $((tunen + 1)); do
+			for depth in 6 7 8; do
+				for threads in 128 256; do
+					tune "$kernel" "$n" "$depth" "$threads" "-gpu-$kernel"
+				done
 			done
 		done
 	done
