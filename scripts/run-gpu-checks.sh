@@ -57,6 +57,11 @@
 #              (-json; LOGDIR/timing.tsv: variant, N, seconds, process_s);
 #              totals must be the published ones. A variant stops after its
 #              first run over TIME_STOP_S seconds.
+#   profile    (not in the default list) ncu of the third launch of each
+#              symmetry variant at N=PROFILEN (default 19): profile-V.txt
+#              with speed of light, occupancy, warp state and scheduler
+#              statistics and the executed instructions; skipped, and not
+#              counted, without ncu.
 #   tune       (a record; every run must still give the published total)
 #              the static kernel at N=TUNEN for depths 6, 7, 8 and blocks of
 #              64, 128, 256 threads; -gpu-dynamic and -gpu-smem at N=TUNEN
@@ -547,6 +552,33 @@ if want tune; then
 			done
 		done
 	done
+fi
+
+# Nsight Compute (ncu) of one representative launch of each symmetry
+# variant at N=PROFILEN (default 19): the third launch of the count, after
+# the launch size has adapted. Each report (profile-V.txt) holds speed of
+# light, occupancy, warp state (stall reasons), launch statistics and the
+# executed integer and total instructions, to divide by the nodes of the
+# same launch (docs/performance.md). Not counted without ncu.
+if want profile && ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null); then
+	profilen=${PROFILEN:-19}
+	for v in static dynamic smem; do
+		vflags "$v"
+		name=profile-$v
+		run "$name" "$ncu" --launch-skip 2 --launch-count 1 --kernel-name regex:nq_symmetry_boards \
+			--section SpeedOfLight --section Occupancy --section WarpStateStats --section LaunchStats \
+			--section SchedulerStats \
+			--metrics smsp__sass_thread_inst_executed_op_integer_pred_on.sum,smsp__inst_executed.sum,smsp__thread_inst_executed.sum,smsp__average_warp_latency_per_inst_issued.ratio \
+			./nqueens-gpu-cuda -n "$profilen" -device "$device" -quiet "${vf[@]}"
+		cp "$logs/$name.out" "$logs/$name.txt" 2>/dev/null
+		if [ "$rc" = 0 ] && grep -q 'Occupancy' "$logs/$name.out"; then
+			pass "$name" "$secs"
+		else
+			fail "$name" "$secs" "exit $rc; see $logs/$name.err"
+		fi
+	done
+elif want profile; then
+	echo "ncu: not found, profile skipped (not counted)"
 fi
 
 echo "$passed passed, $failed failed"
