@@ -7,29 +7,12 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks/taskstest"
 )
 
-// refSymmetry is a plain recursive search below one symmetry board, written
-// from tasks.Rules alone: c[k] counts the canonical solutions of orbit k.
-func refSymmetry(ru *tasks.Rules, board []uint32, row int, l, d, r uint32, c *[9]uint64) {
-	for f := ru.Free(row, l, d, r); f != 0; f &= f - 1 {
-		bit := f & -f
-		board[row] = bit
-		if row < ru.N-1 {
-			refSymmetry(ru, board, row+1, (l|bit)<<1, d|bit, (r|bit)>>1, c)
-			continue
-		}
-		if ru.Corner {
-			c[8]++
-		} else if o, ok := ru.Canonical(board); ok {
-			c[o]++
-		}
-	}
-}
-
-// TestSymmetryBoardsLargeN compares the symmetry search with refSymmetry
-// board by board for N=22..28, where no full count runs in a test, on
-// random boards (half corner, half non-corner) with 15 rows left, so that
-// the stack's pops run back up through many rows: undoing the left shift
-// there once lost board columns (the stack now saves the left word).
+// TestSymmetryBoardsLargeN compares the symmetry search with
+// taskstest.SearchBoard board by board for N=22..28, where no full count
+// runs in a test, on random boards (half corner, half non-corner) with 15
+// rows left, so that the stack's pops run back up through many rows:
+// undoing the left shift there once lost board columns (the stack now
+// saves the left word).
 func TestSymmetryBoardsLargeN(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large-N boards: not in -short")
@@ -48,7 +31,7 @@ func TestSymmetryBoardsLargeN(t *testing.T) {
 			board := make([]uint32, n)
 			copy(board, pre)
 			var want [9]uint64
-			refSymmetry(&ru, board, depth, b.Left[i], b.Down[i], b.Right[i], &want)
+			taskstest.SearchBoard(&ru, board, depth, b.Left[i], b.Down[i], b.Right[i], &want)
 			if got.orbit[2] != want[2] || got.orbit[4] != want[4] || got.orbit[8] != want[8] {
 				t.Fatalf("N=%d depth=%d board %x: search %d/%d/%d, reference %d/%d/%d",
 					n, depth, pre, got.orbit[2], got.orbit[4], got.orbit[8], want[2], want[4], want[8])

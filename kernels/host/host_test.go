@@ -155,28 +155,9 @@ func TestFramesMatchCPU(t *testing.T) {
 	}
 }
 
-// refBoard is a plain recursive search below one symmetry board, written
-// from tasks.Rules alone: c[k] counts canonical solutions of orbit k, and
-// c[0] the nodes, the queens placed in rows below N-1.
-func refBoard(ru *tasks.Rules, board []uint32, row int, l, d, r uint32, c *[9]uint64) {
-	for f := ru.Free(row, l, d, r); f != 0; f &= f - 1 {
-		bit := f & -f
-		board[row] = bit
-		if row < ru.N-1 {
-			c[0]++
-			refBoard(ru, board, row+1, (l|bit)<<1, d|bit, (r|bit)>>1, c)
-			continue
-		}
-		if ru.Corner {
-			c[8]++
-		} else if o, ok := ru.Canonical(board); ok {
-			c[o]++
-		}
-	}
-}
-
-// checkBoards compares the C search with refBoard on every board of b
-// that pick accepts, board by board: solutions by orbit size and nodes.
+// checkBoards compares the C search with taskstest.SearchBoard on every
+// board of b that pick accepts, board by board: solutions by orbit size
+// and nodes.
 // It returns how many boards it compared and how many had a solution.
 func checkBoards(t *testing.T, b *tasks.Boards, pick func(i int) bool) (boards, nonzero int) {
 	t.Helper()
@@ -193,7 +174,7 @@ func checkBoards(t *testing.T, b *tasks.Boards, pick func(i int) bool) (boards, 
 		board := make([]uint32, n)
 		copy(board, pre)
 		var want [9]uint64
-		refBoard(&ru, board, depth, b.Left[i], b.Down[i], b.Right[i], &want)
+		taskstest.SearchBoard(&ru, board, depth, b.Left[i], b.Down[i], b.Right[i], &want)
 		if got.C2 != want[2] || got.C4 != want[4] || got.C8 != want[8] || got.Nodes != want[0] {
 			t.Fatalf("N=%d depth=%d board %x: C search %d/%d/%d, %d nodes; reference %d/%d/%d, %d nodes",
 				n, depth, pre, got.C2, got.C4, got.C8, got.Nodes, want[2], want[4], want[8], want[0])
@@ -207,7 +188,7 @@ func checkBoards(t *testing.T, b *tasks.Boards, pick func(i int) bool) (boards, 
 }
 
 // TestBoardsPerBoard checks each single board's counts and nodes against
-// refBoard.
+// taskstest.SearchBoard.
 func TestBoardsPerBoard(t *testing.T) {
 	for _, n := range []int{4, 5, 6, 7, 10, 11} {
 		for depth := 2; depth <= n-1; depth++ {
@@ -228,8 +209,8 @@ func TestBoardsPerBoard(t *testing.T) {
 }
 
 // TestBoardsLargeN compares random boards of N=22..28 (half corner, half
-// non-corner; 15 rows left each) with refBoard, one by one and all at
-// once through 32 interleaved lanes: at these sizes the pops of a search
+// non-corner; 15 rows left each) with taskstest.SearchBoard, one by one
+// and all at once through 32 interleaved lanes: at these sizes the pops of a search
 // run back up through enough rows that undoing a shift without the saved
 // bits (nq_fsw) loses board columns, and no full count runs in a test.
 func TestBoardsLargeN(t *testing.T) {

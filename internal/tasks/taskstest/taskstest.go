@@ -75,3 +75,26 @@ func nth(x uint32, k int) uint32 {
 	}
 	return x & -x
 }
+
+// SearchBoard is a plain recursive search below one symmetry board, from
+// row on, written from tasks.Rules alone, to check faster searches
+// against: c[k] counts the canonical solutions of orbit k (2, 4 or 8) and
+// c[0] the nodes, the queens placed in the rows below N-1. board holds the
+// rows placed so far (at least N words); the search writes the rows from
+// row on. l, d and r are the attack words that row sees.
+func SearchBoard(ru *tasks.Rules, board []uint32, row int, l, d, r uint32, c *[9]uint64) {
+	for f := ru.Free(row, l, d, r); f != 0; f &= f - 1 {
+		bit := f & -f
+		board[row] = bit
+		if row < ru.N-1 {
+			c[0]++
+			SearchBoard(ru, board, row+1, (l|bit)<<1, d|bit, (r|bit)>>1, c)
+			continue
+		}
+		if ru.Corner {
+			c[8]++
+		} else if o, ok := ru.Canonical(board); ok {
+			c[o]++
+		}
+	}
+}
