@@ -3,7 +3,6 @@ package cpu
 import (
 	"testing"
 
-	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks/taskstest"
 )
 
@@ -22,19 +21,12 @@ func TestSymmetryBoardsLargeN(t *testing.T) {
 		b := taskstest.RandomSymmetryBoards(n, depth, 60, 7)
 		nonzero := 0
 		for i := 0; i < b.Len(); i++ {
-			one := &tasks.Boards{N: n, Kind: tasks.Symmetry, Depth: depth,
-				Rows: b.Board(i), Left: b.Left[i : i+1], Down: b.Down[i : i+1], Right: b.Right[i : i+1]}
 			var got tally
-			symmetryBoards(one, &got)
-			pre := b.Board(i)
-			ru := tasks.RulesFor(n, pre[0], pre[1])
-			board := make([]uint32, n)
-			copy(board, pre)
-			var want [9]uint64
-			taskstest.SearchBoard(&ru, board, depth, b.Left[i], b.Down[i], b.Right[i], &want)
+			symmetryBoards(taskstest.Single(b, i), &got)
+			want := taskstest.Reference(b, i)
 			if got.orbit[2] != want[2] || got.orbit[4] != want[4] || got.orbit[8] != want[8] {
 				t.Fatalf("N=%d depth=%d board %x: search %d/%d/%d, reference %d/%d/%d",
-					n, depth, pre, got.orbit[2], got.orbit[4], got.orbit[8], want[2], want[4], want[8])
+					n, depth, b.Board(i), got.orbit[2], got.orbit[4], got.orbit[8], want[2], want[4], want[8])
 			}
 			if want[2]+want[4]+want[8] > 0 {
 				nonzero++

@@ -166,18 +166,11 @@ func checkBoards(t *testing.T, b *tasks.Boards, pick func(i int) bool) (boards, 
 		if !pick(i) {
 			continue
 		}
-		one := &tasks.Boards{N: n, Kind: tasks.Symmetry, Depth: depth,
-			Rows: b.Board(i), Left: b.Left[i : i+1], Down: b.Down[i : i+1], Right: b.Right[i : i+1]}
-		got := host.Boards(one)
-		pre := b.Board(i)
-		ru := tasks.RulesFor(n, pre[0], pre[1])
-		board := make([]uint32, n)
-		copy(board, pre)
-		var want [9]uint64
-		taskstest.SearchBoard(&ru, board, depth, b.Left[i], b.Down[i], b.Right[i], &want)
+		got := host.Boards(taskstest.Single(b, i))
+		want := taskstest.Reference(b, i)
 		if got.C2 != want[2] || got.C4 != want[4] || got.C8 != want[8] || got.Nodes != want[0] {
 			t.Fatalf("N=%d depth=%d board %x: C search %d/%d/%d, %d nodes; reference %d/%d/%d, %d nodes",
-				n, depth, pre, got.C2, got.C4, got.C8, got.Nodes, want[2], want[4], want[8], want[0])
+				n, depth, b.Board(i), got.C2, got.C4, got.C8, got.Nodes, want[2], want[4], want[8], want[0])
 		}
 		boards++
 		if got.C2+got.C4+got.C8 > 0 {

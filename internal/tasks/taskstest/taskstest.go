@@ -98,3 +98,22 @@ func SearchBoard(ru *tasks.Rules, board []uint32, row int, l, d, r uint32, c *[9
 		}
 	}
 }
+
+// Single returns board i of b as a batch of its own.
+func Single(b *tasks.Boards, i int) *tasks.Boards {
+	return &tasks.Boards{N: b.N, Kind: b.Kind, Depth: b.Depth,
+		Rows: b.Board(i), Left: b.Left[i : i+1], Down: b.Down[i : i+1], Right: b.Right[i : i+1]}
+}
+
+// Reference counts below board i of b, a symmetry batch, with
+// SearchBoard: canonical solutions by orbit size in [2], [4] and [8],
+// nodes in [0].
+func Reference(b *tasks.Boards, i int) [9]uint64 {
+	pre := b.Board(i)
+	ru := tasks.RulesFor(b.N, pre[0], pre[1])
+	board := make([]uint32, b.N)
+	copy(board, pre)
+	var c [9]uint64
+	SearchBoard(&ru, board, b.Depth, b.Left[i], b.Down[i], b.Right[i], &c)
+	return c
+}
