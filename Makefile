@@ -169,3 +169,12 @@ clean:
 	rm -rf bin bundle kernels/ptx
 
 FORCE:
+
+# Speed model without a GPU (docs/performance.md, "Speed model (no GPU)"):
+# kernel-report compiles every kernel for sm_90 and prints registers,
+# spills, local and shared memory and the SASS of each step loop by path
+# (nvcc and nvdisasm, no GPU); it also writes docs/model/kernels.tsv, which
+# scripts/model.sh feeds to the warp simulator.
+.PHONY: kernel-report
+kernel-report:
+	bash scripts/kernel-report.sh

@@ -1,0 +1,426 @@
+// Command kernelreport compiles CUDA kernels for one GPU architecture and
+// reports what the speed model needs from the compiler: per kernel entry
+// the registers, spills, stack frame (local memory) and static shared
+// memory (ptxas -v), and, for the kernels it knows (Specs), the SASS of
+// the step loop: the instructions of one iteration of each kind (place a
+// queen and push, pop, ...) and the memory operations among them.
+//
+// Usage (scripts/kernel-report.sh runs it over kernels/*.cu and the peer
+// model):
+//
+//	go run ./scripts/kernelreport [-arch sm_90] [-tsv FILE] FILE.cu...
+//
+// It runs `nvcc -cubin -arch=ARCH -O3 -lineinfo -Xptxas -v` and
+// `nvdisasm -gi -c`, builds the control-flow graph of each kernel, finds
+// the step loop as the smallest natural loop that holds the spec's
+// marker lines (source line info), and takes for each path kind the
+// cheapest path through one iteration that holds its marker lines (the
+// common case: rare branches such as the symmetry edge rule cost extra).
+// A loop nested in the step loop (the rotation checks of a solution)
+// counts as one pass.
+//
+// The TSV (-tsv) is what warpsim reads: one "kernel" row per entry, one
+// "block" row per basic block of a path, one "path" row per path kind.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// Resources are ptxas's figures for one kernel entry.
+type Resources struct {
+	Regs, Stack, SpillStores, SpillLoads, Smem int
+}
+
+var (
+	reEntry = regexp.MustCompile(`Compiling entry function '([^']+)' for '([^']+)'`)
+	reStack = regexp.MustCompile(`([0-9]+) bytes stack frame, ([0-9]+) bytes spill stores, ([0-9]+) bytes spill loads`)
+	reRegs  = regexp.MustCompile(`Used ([0-9]+) registers`)
+	reSmem  = regexp.MustCompile(`([0-9]+) bytes smem`)
+)
+
+// ParsePtxas reads the -Xptxas -v output of one compilation.
+func ParsePtxas(text string) map[string]*Resources {
+	out := map[string]*Resources{}
+	var cur *Resources
+	atoi := func(s string) int { v, _ := strconv.Atoi(s); return v }
+	for _, l := range strings.Split(text, "\n") {
+		if m := reEntry.FindStringSubmatch(l); m != nil {
+			cur = &Resources{}
+			out[m[1]] = cur
+			continue
+		}
+		if cur == nil {
+			continue
+		}
+		if m := reStack.FindStringSubmatch(l); m != nil {
+			cur.Stack, cur.SpillStores, cur.SpillLoads = atoi(m[1]), atoi(m[2]), atoi(m[3])
+		}
+		if m := reRegs.FindStringSubmatch(l); m != nil {
+			cur.Regs = atoi(m[1])
+			if s := reSmem.FindStringSubmatch(l); s != nil {
+				cur.Smem = atoi(s[1])
+			}
+		}
+	}
+	return out
+}
+
+// PathResult is one analysed path kind of a kernel.
+type PathResult struct {
+	Class  string
+	Path   Path
+	Mix    Mix
+	Merged bool // no path avoided the Avoid markers: predicated code
+	Absent bool // an optional path the loop does not have
+}
+
+// KernelResult is the analysis of one kernel entry.
+type KernelResult struct {
+	Name       string
+	Source     string
+	Res        Resources
+	Spec       *KernelSpec
+	CFG        *CFG
+	Loop       *Loop
+	LoopInsts  int
+	Bottom     bool
+	Reconverge bool
+	Paths      []PathResult
+	Prologue   Path // kernel entry to the loop header
+	Next       Path // loop exit back to the loop header (the next task), if any
+	Epilogue   Path // loop exit to EXIT
+}
+
+// Analyse finds the step loop of g by spec and the paths of its kinds.
+func Analyse(g *CFG, spec *KernelSpec, src *Sources) (*KernelResult, error) {
+	kr := &KernelResult{Name: g.Fn.Name, Spec: spec, CFG: g}
+	mark := func(ms []Marker) ([][]bool, error) {
+		var out [][]bool
+		for _, m := range ms {
+			b, err := src.MarkBlocks(g, m)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, b)
+		}
+		return out, nil
+	}
+	loopMarks, err := mark(spec.Loop)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range g.Loops { // smallest first
+		ok := true
+		for _, mk := range loopMarks {
+			has := false
+			for b := range l.Blocks {
+				has = has || mk[b]
+			}
+			ok = ok && has
+		}
+		if ok {
+			kr.Loop = l
+			break
+		}
+	}
+	if kr.Loop == nil {
+		return nil, fmt.Errorf("%s: no loop holds the markers %v", g.Fn.Name, spec.Loop)
+	}
+	l := kr.Loop
+	for b := range l.Blocks {
+		kr.LoopInsts += g.Blocks[b].Size()
+	}
+	kr.Bottom = g.BottomTested(l)
+	kr.Reconverge = g.Reconverges(l)
+	for _, ps := range spec.Paths {
+		need, err := mark(ps.Need)
+		if err != nil {
+			return nil, err
+		}
+		avoid, err := mark(ps.Avoid)
+		if err != nil {
+			return nil, err
+		}
+		pr := PathResult{Class: ps.Class}
+		// Avoided markers: forbid their blocks, unless no path is left.
+		sub := &Loop{Header: l.Header, Latches: l.Latches, Blocks: map[int]bool{}}
+		for b := range l.Blocks {
+			keep := true
+			for _, a := range avoid {
+				if a[b] && b != l.Header {
+					keep = false
+				}
+			}
+			if keep {
+				sub.Blocks[b] = true
+			}
+		}
+		p, ok := g.ShortestIteration(sub, need, ps.Exit)
+		if ps.Exit && ok {
+			// Leaving the pruned loop must also leave the real one.
+			last := p.Blocks[len(p.Blocks)-1]
+			out := false
+			for _, s := range g.Blocks[last].Succ {
+				out = out || !l.Contains(s)
+			}
+			ok = out
+		}
+		if !ok {
+			p, ok = g.ShortestIteration(l, need, ps.Exit)
+			pr.Merged = len(ps.Avoid) > 0
+		}
+		if !ok && ps.Optional {
+			kr.Paths = append(kr.Paths, PathResult{Class: ps.Class, Absent: true})
+			continue
+		}
+		if !ok {
+			return nil, fmt.Errorf("%s: no %s path through the step loop", g.Fn.Name, ps.Class)
+		}
+		pr.Path = p
+		pr.Mix = g.MixOf(p.Blocks)
+		kr.Paths = append(kr.Paths, pr)
+	}
+	isHeader := func(b int) bool { return b == l.Header }
+	exits := g.ExitTargets(l)
+	inLoop := l.Blocks
+	if p, ok := g.ShortestBetween([]int{0}, isHeader, inLoop); ok {
+		p.Insts -= g.Blocks[l.Header].Size() // the header belongs to the first iteration
+		p.Blocks = p.Blocks[:len(p.Blocks)-1]
+		kr.Prologue = p
+	}
+	if p, ok := g.ShortestBetween(exits, isHeader, inLoop); ok {
+		p.Insts -= g.Blocks[l.Header].Size()
+		p.Blocks = p.Blocks[:len(p.Blocks)-1]
+		kr.Next = p
+	}
+	ends := func(b int) bool { return g.Blocks[b].Exit }
+	if p, ok := g.ShortestBetween(exits, ends, inLoop); ok {
+		kr.Epilogue = p
+	}
+	return kr, nil
+}
+
+var debug *string
+
+func run(name string, args ...string) (string, string, error) {
+	cmd := exec.Command(name, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if err != nil {
+		return out.String(), errb.String(), fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, errb.String())
+	}
+	return out.String(), errb.String(), nil
+}
+
+// compile builds one .cu file and returns its resources and SASS.
+func compile(nvcc, nvdisasm, arch, file string, incs []string, tmp string) (map[string]*Resources, []*Function, error) {
+	cubin := filepath.Join(tmp, strings.TrimSuffix(filepath.Base(file), ".cu")+".cubin")
+	args := []string{"-cubin", "-arch=" + arch, "-O3", "-lineinfo", "-Xptxas", "-v"}
+	for _, d := range incs {
+		args = append(args, "-I"+d)
+	}
+	args = append(args, "-o", cubin, file)
+	stdout, stderr, err := run(nvcc, args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	res := ParsePtxas(stdout + stderr)
+	sass, _, err := run(nvdisasm, "-gi", "-c", cubin)
+	if err != nil {
+		return nil, nil, err
+	}
+	fns, err := ParseSASS(strings.NewReader(sass))
+	if err != nil {
+		return nil, nil, err
+	}
+	return res, fns, nil
+}
+
+func main() {
+	arch := flag.String("arch", "sm_90", "GPU architecture to compile for")
+	nvcc := flag.String("nvcc", "nvcc", "nvcc")
+	nvdisasm := flag.String("nvdisasm", "nvdisasm", "nvdisasm")
+	tsv := flag.String("tsv", "", "write the machine-readable report here")
+	debug = flag.String("debug", "", "dump the control-flow graph of this kernel entry to stderr")
+	incFlag := flag.String("I", "kernels", "include directories, comma-separated (the directory of each file is added)")
+	flag.Parse()
+	if flag.NArg() == 0 {
+		fmt.Fprintln(os.Stderr, "usage: kernelreport [-arch sm_90] [-tsv FILE] FILE.cu...")
+		os.Exit(2)
+	}
+	if err := report(os.Stdout, *tsv, *arch, *nvcc, *nvdisasm, strings.Split(*incFlag, ","), flag.Args()); err != nil {
+		fmt.Fprintln(os.Stderr, "kernelreport:", err)
+		os.Exit(1)
+	}
+}
+
+func report(w io.Writer, tsvPath, arch, nvcc, nvdisasm string, incs, files []string) error {
+	tmp, err := os.MkdirTemp("", "kernelreport")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	ver := "unknown"
+	if out, _, err := run(nvcc, "--version"); err == nil {
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		ver = lines[len(lines)-1]
+	}
+	var results []*KernelResult
+	for _, f := range files {
+		dirs := append([]string{filepath.Dir(f)}, incs...)
+		res, fns, err := compile(nvcc, nvdisasm, arch, f, dirs, tmp)
+		if err != nil {
+			return err
+		}
+		src := &Sources{Dirs: dirs}
+		sort.Slice(fns, func(i, j int) bool { return fns[i].Name < fns[j].Name })
+		for _, fn := range fns {
+			r, ok := res[fn.Name]
+			if !ok {
+				continue // not an entry
+			}
+			kr := &KernelResult{Name: fn.Name}
+			if spec := SpecFor(fn.Name); spec != nil {
+				g, err := BuildCFG(fn)
+				if err != nil {
+					return err
+				}
+				if debug != nil && *debug == fn.Name {
+					dumpCFG(os.Stderr, g, spec, src)
+				}
+				if kr, err = Analyse(g, spec, src); err != nil {
+					return err
+				}
+			}
+			kr.Source = filepath.Base(f)
+			kr.Res = *r
+			results = append(results, kr)
+		}
+	}
+	printReport(w, arch, ver, results)
+	if tsvPath != "" {
+		var b bytes.Buffer
+		writeTSV(&b, arch, ver, results)
+		if err := os.WriteFile(tsvPath, b.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("writing %s: %w", tsvPath, err)
+		}
+	}
+	return nil
+}
+
+func printReport(w io.Writer, arch, ver string, results []*KernelResult) {
+	fmt.Fprintf(w, "Kernel resources (nvcc %s, -arch=%s -O3; ptxas -v)\n\n", ver, arch)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "kernel\tsource\tregisters\tstack frame (local) B\tspill stores B\tspill loads B\tstatic smem B\t")
+	for _, k := range results {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t\n", k.Name, k.Source, k.Res.Regs, k.Res.Stack,
+			k.Res.SpillStores, k.Res.SpillLoads, k.Res.Smem)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\nStep loop SASS: instructions of one iteration per path kind (the cheapest path of each kind)\n\n")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "kernel\tloop (blocks/instrs)\tpath\tinstrs\tmemory ops\tnote\t")
+	for _, k := range results {
+		if k.Loop == nil {
+			continue
+		}
+		loop := fmt.Sprintf("%d/%d", len(k.Loop.Blocks), k.LoopInsts)
+		for i, p := range k.Paths {
+			note := ""
+			switch {
+			case p.Absent:
+				note = "not in this loop (another copy of the loop has it)"
+			case p.Merged:
+				note = "predicated: shares its path"
+			}
+			name := k.Name
+			if i > 0 {
+				name, loop = "", ""
+			}
+			if p.Absent {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t0\t-\t%s\t\n", name, loop, p.Class, note)
+				continue
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t\n", name, loop, p.Class, p.Path.Insts, p.Mix.Mem(), note)
+		}
+		fmt.Fprintf(tw, "\t\tper task/warp\t\tprologue %d, next task %d, epilogue %d; mode %s; reconverges at loop exit: %v\t\t\n",
+			k.Prologue.Insts, k.Next.Insts, k.Epilogue.Insts, k.Spec.Mode, yesNo(k.Reconverge))
+	}
+	tw.Flush()
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// writeTSV writes the machine-readable report that warpsim reads.
+func writeTSV(w io.Writer, arch, ver string, results []*KernelResult) {
+	fmt.Fprintf(w, "# kernelreport: arch %s, nvcc %s\n", arch, ver)
+	fmt.Fprintln(w, "# kernel\tname\tsource\tregs\tstack\tspill_st\tspill_ld\tsmem\tmode\tloop_insts\tprologue\tnext\tepilogue\treconverge")
+	fmt.Fprintln(w, "# block\tkernel\tid\tinsts")
+	fmt.Fprintln(w, "# path\tkernel\tclass\tinsts\tmem\tblocks (comma-separated ids; '-' for none)")
+	for _, k := range results {
+		mode, loopInsts := "-", 0
+		if k.Spec != nil {
+			mode, loopInsts = k.Spec.Mode, k.LoopInsts
+		}
+		fmt.Fprintf(w, "kernel\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%d\t%d\n", k.Name, k.Source, k.Res.Regs,
+			k.Res.Stack, k.Res.SpillStores, k.Res.SpillLoads, k.Res.Smem, mode, loopInsts,
+			k.Prologue.Insts, k.Next.Insts, k.Epilogue.Insts, b2i(k.Reconverge))
+		if k.Loop == nil {
+			continue
+		}
+		used := map[int]bool{}
+		for _, p := range k.Paths {
+			for _, b := range p.Path.Blocks {
+				used[b] = true
+			}
+		}
+		ids := make([]int, 0, len(used))
+		for b := range used {
+			ids = append(ids, b)
+		}
+		sort.Ints(ids)
+		for _, b := range ids {
+			fmt.Fprintf(w, "block\t%s\t%d\t%d\n", k.Name, b, k.CFG.Blocks[b].Size())
+		}
+		for _, p := range k.Paths {
+			blocks := "-"
+			if len(p.Path.Blocks) > 0 {
+				s := make([]string, len(p.Path.Blocks))
+				for i, b := range p.Path.Blocks {
+					s[i] = strconv.Itoa(b)
+				}
+				blocks = strings.Join(s, ",")
+			}
+			insts := strconv.Itoa(p.Path.Insts)
+			if p.Absent {
+				insts = "absent"
+			}
+			fmt.Fprintf(w, "path\t%s\t%s\t%s\t%s\t%s\n", k.Name, p.Class, insts, p.Mix.Mem(), blocks)
+		}
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
