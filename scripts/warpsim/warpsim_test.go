@@ -1,0 +1,285 @@
+package main
+
+import (
+	"math"
+	"os"
+	"testing"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
+)
+
+// unitCosts charges one instruction per warp step, whatever its lanes do.
+func unitCosts(endIsStep bool) *Costs {
+	c := &Costs{EndIsStep: endIsStep}
+	for i := 1; i < len(c.Step); i++ {
+		c.Step[i] = 1
+	}
+	return c
+}
+
+func classCount(s Sums, name string) uint64 {
+	for i, c := range classNames {
+		if c == name {
+			return s.ByClass[i]
+		}
+	}
+	panic(name)
+}
+
+func listFor(t *testing.T, kind string, n int) *TaskList {
+	t.Helper()
+	var tl *TaskList
+	var err error
+	switch kind {
+	case "sym":
+		tl, err = SymmetryTasks(n, min(SymDepth(n), n-3))
+	case "peer":
+		tl, err = PeerTasks(n, min(PeerRows, n-3))
+	case "carry":
+		tl, _, _, err = FrameTasks(n, nil)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tl
+}
+
+// TestTracesCountExactly runs every task of small N through each trace
+// generator, in rounds and with refills, and checks the counts against
+// the published table and the iterations against the searches' rules.
+func TestTracesCountExactly(t *testing.T) {
+	for _, kind := range []string{"sym", "peer", "carry"} {
+		for n := 8; n <= 12; n++ {
+			tl := listFor(t, kind, n)
+			endIsStep := kind != "peer"
+			c := unitCosts(endIsStep)
+			var rounds Unit
+			for g := int64(0); 32*g < tl.Count; g++ {
+				u, err := Round(tl, 32*g, c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// The warp runs as long as its longest task.
+				var longest int64
+				for i := 32 * g; i < min(32*g+32, tl.Count); i++ {
+					l, _, err := TraceLen(tl, i)
+					if err != nil {
+						t.Fatal(err)
+					}
+					longest = max(longest, l)
+				}
+				if int64(u.WarpSteps) != longest || u.Insts != u.WarpSteps {
+					t.Fatalf("%s N=%d round %d: %v warp steps, %v instructions; want %d", kind, n, g, u.WarpSteps, u.Insts, longest)
+				}
+				rounds.add(u)
+			}
+			var refill Unit
+			const warps = 3
+			for w := int64(0); w < warps; w++ {
+				u, err := Refill(tl, w, warps, c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				refill.add(u)
+			}
+			for name, u := range map[string]Unit{"rounds": rounds, "refill": refill} {
+				e, _ := known.Lookup(n)
+				var total uint64
+				switch kind {
+				case "sym":
+					total = 2*u.C2 + 4*u.C4 + 8*u.C8
+					if u.C2+u.C4+u.C8 != e.Unique {
+						t.Errorf("%s %s N=%d: unique %d, want %d", kind, name, n, u.C2+u.C4+u.C8, e.Unique)
+					}
+				case "carry":
+					total = u.C2 + u.C4 + u.C8
+				case "peer":
+					total = 2 * u.C8
+				}
+				if total != e.Total {
+					t.Errorf("%s %s N=%d: total %d, want %d", kind, name, n, total, e.Total)
+				}
+				if int64(u.Tasks) != tl.Count {
+					t.Errorf("%s %s N=%d: ran %v tasks of %d", kind, name, n, u.Tasks, tl.Count)
+				}
+				var iters uint64
+				for _, v := range u.ByClass {
+					iters += v
+				}
+				if u.LaneSteps != float64(iters) {
+					t.Errorf("%s %s N=%d: %v lane steps, %d iterations", kind, name, n, u.LaneSteps, iters)
+				}
+				push, dead, leaf, sol := classCount(u.Sums, "push"), classCount(u.Sums, "dead"),
+					classCount(u.Sums, "leaf"), classCount(u.Sums, "sol")
+				pop, end, orbit, popc := classCount(u.Sums, "pop"), classCount(u.Sums, "end"),
+					classCount(u.Sums, "orbit"), classCount(u.Sums, "popc")
+				if nodes := push + dead + leaf + sol + orbit; nodes != u.Nodes {
+					t.Errorf("%s %s N=%d: %d node iterations, %d nodes counted by the search", kind, name, n, nodes, u.Nodes)
+				}
+				switch kind {
+				case "peer": // pops are part of the node iterations; no end iteration
+					if pop+end+popc+orbit+sol != 0 {
+						t.Errorf("peer N=%d: classes it has no path for", n)
+					}
+				default: // every push is popped once; one end per task
+					if push != pop+popc || end != uint64(tl.Count) {
+						t.Errorf("%s %s N=%d: push %d, pop %d + popc %d, end %d for %d tasks", kind, name, n, push, pop,
+							popc, end, tl.Count)
+					}
+				}
+			}
+			tl.Free()
+		}
+	}
+}
+
+func TestCostsFor(t *testing.T) {
+	k := &KernelInfo{Name: "k", Blocks: map[int]int{1: 10, 2: 5, 3: 7, 4: 2}, Paths: map[string]PathInfo{
+		"push": {Blocks: []int{1, 2}}, "dead": {Blocks: []int{1}}, "pop": {Blocks: []int{1, 3}},
+		"end": {Blocks: []int{1, 4}}, "orbit": {Absent: true},
+	}}
+	c, err := CostsFor(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bit := func(names ...string) int {
+		m := 0
+		for _, nm := range names {
+			for i, c := range classNames {
+				if c == nm {
+					m |= 1 << i
+				}
+			}
+		}
+		return m
+	}
+	for _, tc := range []struct {
+		classes []string
+		want    float64
+	}{
+		{[]string{"push"}, 15},
+		{[]string{"push", "pop"}, 22},
+		{[]string{"push", "dead", "pop", "end"}, 24},
+		{[]string{"orbit"}, 10},        // stands in as dead
+		{[]string{"leaf", "sol"}, 10},  // sol -> leaf -> dead
+		{[]string{"popc", "push"}, 22}, // popc -> pop
+	} {
+		if got := c.Step[bit(tc.classes...)]; got != tc.want {
+			t.Errorf("%v: cost %v, want %v", tc.classes, got, tc.want)
+		}
+	}
+	if !c.EndIsStep || c.StandIns["orbit"] != "dead" || c.StandIns["sol"] != "dead" {
+		t.Errorf("end %v, stand-ins %v", c.EndIsStep, c.StandIns)
+	}
+	k.Paths["push"] = PathInfo{Blocks: []int{9}}
+	if _, err := CostsFor(k); err == nil {
+		t.Error("a path block without a size: no error")
+	}
+}
+
+func TestResidentWarps(t *testing.T) {
+	for _, tc := range []struct{ regs, threads, smem, want int }{
+		{56, 128, 768, 36},   // 1792 registers a warp: 9 blocks of 4 warps
+		{48, 128, 768, 40},   // 1536: 10 blocks
+		{32, 128, 768, 64},   // the whole SM
+		{24, 160, 48640, 20}, // the peer: 4 blocks of 48 KiB shared memory
+		{56, 128, 17152, 36}, // -gpu-smem at N=20, depth 7: registers bind first
+		{40, 128, 60000, 12}, // shared memory binds: 3 blocks
+	} {
+		if got := ResidentWarps(tc.regs, tc.threads, tc.smem); got != tc.want {
+			t.Errorf("ResidentWarps(%d, %d, %d) = %d, want %d", tc.regs, tc.threads, tc.smem, got, tc.want)
+		}
+	}
+}
+
+func TestEstimate(t *testing.T) {
+	us := []Unit{
+		{WarpSteps: 10, LaneSteps: 160, Insts: 300, Sums: Sums{Nodes: 100}},
+		{WarpSteps: 20, LaneSteps: 320, Insts: 500, Sums: Sums{Nodes: 300}},
+	}
+	e := estimate(2, us)
+	if !e.Exact() || e.Nodes != 400 || e.IPN != 2 || e.SIMT != 0.5 || e.IPNSE != 0 {
+		t.Errorf("exact: %+v", e)
+	}
+	e = estimate(10, us)
+	if e.Exact() || e.Nodes != 2000 || e.Insts != 4000 || e.IPN != 2 || e.NodesSE <= 0 || e.IPNSE <= 0 {
+		t.Errorf("sampled: %+v", e)
+	}
+	// Var(nodes) = 20000 over 2 of 10 units: SE = 10 × sqrt(20000/2 × 0.8).
+	if want := 10 * math.Sqrt(20000.0/2*0.8); math.Abs(e.NodesSE-want) > 1e-9 {
+		t.Errorf("nodes SE %v, want %v", e.NodesSE, want)
+	}
+	got := pick(100, 10, 7)
+	if len(got) != 10 {
+		t.Fatalf("pick: %v", got)
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i] <= got[i-1] || got[i] >= 100 {
+			t.Fatalf("pick: not sorted distinct in range: %v", got)
+		}
+	}
+	again := pick(100, 10, 7)
+	for i := range got {
+		if got[i] != again[i] {
+			t.Fatal("pick: not reproducible from its seed")
+		}
+	}
+}
+
+func TestCalibrate(t *testing.T) {
+	// A peer whose issue-bound times are exactly half the published ones
+	// at N=20 and 21, and a quarter at 22: factor 2^(4/3).
+	var results []*Result
+	for n, p := range PeerPublished {
+		div := 2.0
+		if n == 22 {
+			div = 4
+		}
+		results = append(results, &Result{N: n, Kernel: "pm_peer", Units: 1, Sampled: 1, Nodes: IssueRate * p / div, IPN: 1, SIMT: 1})
+	}
+	c, err := Calibrate(results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := math.Pow(2, 4.0/3); math.Abs(c.Factor-want) > 1e-9 {
+		t.Errorf("factor %v, want %v", c.Factor, want)
+	}
+	// Residuals: ln(2 / 2^(4/3)) twice and ln(4 / 2^(4/3)) once.
+	r1, r2 := math.Log(2/math.Pow(2, 4.0/3)), math.Log(4/math.Pow(2, 4.0/3))
+	if want := math.Sqrt((2*r1*r1 + r2*r2) / 3); math.Abs(c.RMSLog-want) > 1e-9 {
+		t.Errorf("RMS %v, want %v", c.RMSLog, want)
+	}
+	// Extrapolation: nodes per solution on a line in N.
+	e16, _ := known.Lookup(16)
+	e17, _ := known.Lookup(17)
+	e19, _ := known.Lookup(19)
+	rs := []*Result{
+		{N: 16, Kernel: "x", Units: 1, Sampled: 1, Nodes: 10 * float64(e16.Total), IPN: 3},
+		{N: 17, Kernel: "x", Units: 1, Sampled: 1, Nodes: 11 * float64(e17.Total), IPN: 2},
+	}
+	ins, err := ModelInputs(rs, "x", []int{17, 19})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ins[0].Source != "exact" || ins[1].Source != "extrapolated" ||
+		math.Abs(ins[1].Nodes-13*float64(e19.Total)) > 1 || math.Abs(ins[1].IPN-0) > 1e-9 {
+		t.Errorf("inputs %+v", ins)
+	}
+}
+
+func TestReadKernels(t *testing.T) {
+	f, err := os.Open("testdata/kernels.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ks, err := ReadKernels(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := ks["toy_kernel"]
+	if k == nil || k.Regs != 56 || k.Stack != 336 || k.Mode != "rounds" || k.Prologue != 1 || k.Epilogue != 1 ||
+		k.Blocks[2] != 3 || len(k.Paths) != 2 || k.Paths["push"].Insts != 9 || !k.Paths["never"].Absent {
+		t.Errorf("parsed %+v", k)
+	}
+}
