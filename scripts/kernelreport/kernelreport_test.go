@@ -157,7 +157,7 @@ func TestAnalyse(t *testing.T) {
 	writeTSV(&b, "sm_90", "test", []*KernelResult{kr})
 	for _, line := range []string{
 		"kernel\ttoy_kernel\t\t0\t0\t0\t0\t0\trounds\t12\t1\t0\t1\t0\n",
-		"block\ttoy_kernel\t2\t3\n",
+		"block\ttoy_kernel\t2\t3\t2\t0\n", // IADD3 x2 and a BRA
 		"path\ttoy_kernel\tpush\t9\tSTS 1\t1,2,3,5\n",
 		"path\ttoy_kernel\tnever\tabsent\tnone\t-\n",
 	} {

@@ -275,8 +275,11 @@ func report(w io.Writer, tsvPath, arch, nvcc, nvdisasm string, incs, files []str
 	defer os.RemoveAll(tmp)
 	ver := "unknown"
 	if out, _, err := run(nvcc, "--version"); err == nil {
-		lines := strings.Split(strings.TrimSpace(out), "\n")
-		ver = lines[len(lines)-1]
+		for _, l := range strings.Split(out, "\n") {
+			if _, v, ok := strings.Cut(l, "release "); ok {
+				ver = v // "11.8, V11.8.89"
+			}
+		}
 	}
 	var results []*KernelResult
 	for _, f := range files {
@@ -332,7 +335,7 @@ func printReport(w io.Writer, arch, ver string, results []*KernelResult) {
 	tw.Flush()
 	fmt.Fprintf(w, "\nStep loop SASS: instructions of one iteration per path kind (the cheapest path of each kind)\n\n")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "kernel\tloop (blocks/instrs)\tpath\tinstrs\tmemory ops\tnote\t")
+	fmt.Fprintln(tw, "kernel\tloop (blocks/instrs)\tpath\tinstrs\tALU/IMAD/other\tmemory ops\tnote\t")
 	for _, k := range results {
 		if k.Loop == nil {
 			continue
@@ -351,12 +354,13 @@ func printReport(w io.Writer, arch, ver string, results []*KernelResult) {
 				name, loop = "", ""
 			}
 			if p.Absent {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t0\t-\t%s\t\n", name, loop, p.Class, note)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t-\t-\t-\t%s\t\n", name, loop, p.Class, note)
 				continue
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t\n", name, loop, p.Class, p.Path.Insts, p.Mix.Mem(), note)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d/%d/%d\t%s\t%s\t\n", name, loop, p.Class, p.Path.Insts, p.Mix.ALU,
+				p.Mix.IMAD, p.Mix.Other, p.Mix.Mem(), note)
 		}
-		fmt.Fprintf(tw, "\t\tper task/warp\t\tprologue %d, next task %d, epilogue %d; mode %s; reconverges at loop exit: %v\t\t\n",
+		fmt.Fprintf(tw, "\t\t(fixed)\t\t\tprologue %d, next task %d, epilogue %d; mode %s; reconverges at loop exit: %v\t\t\n",
 			k.Prologue.Insts, k.Next.Insts, k.Epilogue.Insts, k.Spec.Mode, yesNo(k.Reconverge))
 	}
 	tw.Flush()
@@ -373,7 +377,7 @@ func yesNo(b bool) string {
 func writeTSV(w io.Writer, arch, ver string, results []*KernelResult) {
 	fmt.Fprintf(w, "# kernelreport: arch %s, nvcc %s\n", arch, ver)
 	fmt.Fprintln(w, "# kernel\tname\tsource\tregs\tstack\tspill_st\tspill_ld\tsmem\tmode\tloop_insts\tprologue\tnext\tepilogue\treconverge")
-	fmt.Fprintln(w, "# block\tkernel\tid\tinsts")
+	fmt.Fprintln(w, "# block\tkernel\tid\tinsts\talu\timad (ALU-pipe and IMAD instructions of the block)")
 	fmt.Fprintln(w, "# path\tkernel\tclass\tinsts\tmem\tblocks (comma-separated ids; '-' for none)")
 	for _, k := range results {
 		mode, loopInsts := "-", 0
@@ -398,7 +402,8 @@ func writeTSV(w io.Writer, arch, ver string, results []*KernelResult) {
 		}
 		sort.Ints(ids)
 		for _, b := range ids {
-			fmt.Fprintf(w, "block\t%s\t%d\t%d\n", k.Name, b, k.CFG.Blocks[b].Size())
+			m := k.CFG.MixOf([]int{b})
+			fmt.Fprintf(w, "block\t%s\t%d\t%d\t%d\t%d\n", k.Name, b, k.CFG.Blocks[b].Size(), m.ALU, m.IMAD)
 		}
 		for _, p := range k.Paths {
 			blocks := "-"

@@ -543,10 +543,21 @@ func (g *CFG) Reconverges(l *Loop) bool {
 	return true
 }
 
-// Mix counts the instructions of a path by kind.
+// Mix counts the instructions of a path by kind: memory operations, and
+// the rest by the pipe that runs them on Volta to Hopper (16 lanes per
+// sub-partition each, so one warp instruction holds its pipe for two
+// cycles): IMAD on the FMA pipe, other integer and logic operations on
+// the ALU pipe, and Other (branches, barriers, uniform and constant
+// loads, ...).
 type Mix struct {
-	LDL, STL, LDS, STS, LDG, STG, ATOM, Other int
+	LDL, STL, LDS, STS, LDG, STG, ATOM int
+	IMAD, ALU, Other                   int
 }
+
+// alu are the integer and logic opcodes of the ALU pipe.
+var alu = map[string]bool{"IADD3": true, "LOP3": true, "ISETP": true, "SHF": true, "SEL": true, "LEA": true,
+	"PLOP3": true, "IABS": true, "IMNMX": true, "POPC": true, "FLO": true, "BREV": true, "MOV": true,
+	"PRMT": true, "SHL": true, "SHR": true, "LOP": true, "P2R": true, "R2P": true, "VIMNMX": true}
 
 // MixOf returns the instruction mix of the blocks.
 func (g *CFG) MixOf(blocks []int) Mix {
@@ -569,8 +580,14 @@ func (g *CFG) MixOf(blocks []int) Mix {
 				m.STG++
 			case "ATOM", "ATOMG", "ATOMS", "RED", "REDG":
 				m.ATOM++
+			case "IMAD":
+				m.IMAD++
 			default:
-				m.Other++
+				if alu[g.Fn.Insts[i].Base()] {
+					m.ALU++
+				} else {
+					m.Other++
+				}
 			}
 		}
 	}

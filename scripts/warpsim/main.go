@@ -175,6 +175,7 @@ type Result struct {
 	Nodes, NodesSE       float64
 	WarpSteps, LaneSteps float64
 	Insts                float64
+	ALU, IMAD            float64 // the step loop's instructions on the ALU and FMA pipes
 	IPN, IPNSE           float64
 	SIMT, SIMTSE         float64
 	ItersPerNode         float64 // lane iterations per node
@@ -285,6 +286,7 @@ func simulateN(n int, ads []Adapter, infos map[string]*KernelInfo, samples, refi
 		r.Sampled = e.Sampled
 		r.Nodes, r.NodesSE = e.Nodes, e.NodesSE
 		r.WarpSteps, r.LaneSteps, r.Insts = e.WarpSteps, e.LaneSteps, e.Insts
+		r.ALU, r.IMAD = e.ALU, e.IMAD
 		r.IPN, r.IPNSE, r.SIMT, r.SIMTSE = e.IPN, e.IPNSE, e.SIMT, e.SIMTSE
 		if e.Sum.Nodes > 0 {
 			r.ItersPerNode = e.Sum.LaneSteps / float64(e.Sum.Nodes)
@@ -418,7 +420,7 @@ func printResult(w io.Writer, r *Result) {
 }
 
 var resultHeader = []string{"n", "kernel", "tasks", "depth", "task_count", "mode", "warps", "units", "sampled",
-	"nodes", "nodes_se", "warp_steps", "lane_steps", "insts", "ipn", "ipn_se", "simt", "simt_se",
+	"nodes", "nodes_se", "warp_steps", "lane_steps", "insts", "alu", "imad", "ipn", "ipn_se", "simt", "simt_se",
 	"iters_per_node", "insts_per_step", "check", "seconds",
 	"share_push", "share_dead", "share_leaf", "share_sol", "share_pop", "share_end", "share_orbit", "share_popc"}
 
@@ -426,7 +428,7 @@ func (r *Result) fields() []string {
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 8, 64) }
 	out := []string{strconv.Itoa(r.N), r.Kernel, r.Tasks, strconv.Itoa(r.Depth), strconv.FormatInt(r.TaskCount, 10),
 		r.Mode, strconv.FormatInt(r.Warps, 10), strconv.FormatInt(r.Units, 10), strconv.FormatInt(r.Sampled, 10),
-		g(r.Nodes), g(r.NodesSE), g(r.WarpSteps), g(r.LaneSteps), g(r.Insts), g(r.IPN), g(r.IPNSE), g(r.SIMT),
+		g(r.Nodes), g(r.NodesSE), g(r.WarpSteps), g(r.LaneSteps), g(r.Insts), g(r.ALU), g(r.IMAD), g(r.IPN), g(r.IPNSE), g(r.SIMT),
 		g(r.SIMTSE), g(r.ItersPerNode), g(r.InstsPerStep), r.Check, strconv.FormatFloat(r.Seconds, 'f', 1, 64)}
 	for _, v := range r.ClassShare {
 		out = append(out, strconv.FormatFloat(v, 'f', 5, 64))
@@ -498,10 +500,11 @@ func ReadResults(path string) ([]*Result, error) {
 		inum := func(i int) int64 { v, _ := strconv.ParseInt(fl[i], 10, 64); return v }
 		r := &Result{N: int(inum(0)), Kernel: fl[1], Tasks: fl[2], Depth: int(inum(3)), TaskCount: inum(4),
 			Mode: fl[5], Warps: inum(6), Units: inum(7), Sampled: inum(8), Nodes: num(9), NodesSE: num(10),
-			WarpSteps: num(11), LaneSteps: num(12), Insts: num(13), IPN: num(14), IPNSE: num(15), SIMT: num(16),
-			SIMTSE: num(17), ItersPerNode: num(18), InstsPerStep: num(19), Check: fl[20], Seconds: num(21)}
+			WarpSteps: num(11), LaneSteps: num(12), Insts: num(13), ALU: num(14), IMAD: num(15), IPN: num(16),
+			IPNSE: num(17), SIMT: num(18), SIMTSE: num(19), ItersPerNode: num(20), InstsPerStep: num(21),
+			Check: fl[22], Seconds: num(23)}
 		for i := range r.ClassShare {
-			r.ClassShare[i] = num(22 + i)
+			r.ClassShare[i] = num(24 + i)
 		}
 		if math.IsNaN(r.IPN) {
 			return nil, fmt.Errorf("%s: bad row %q", path, t)

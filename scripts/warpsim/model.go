@@ -27,12 +27,34 @@ type Inputs struct {
 	N      int
 	Nodes  float64
 	IPN    float64 // warp instructions per node
+	ALUPN  float64 // of which on the ALU pipe
+	IMADPN float64 // of which on the FMA pipe (IMAD)
 	SIMT   float64
 	Source string // "exact", "sampled" or "extrapolated"
 }
 
-// Seconds is the issue-bound time of the inputs (before the factor).
+// Seconds is the issue-bound time of the inputs (before the factor): one
+// warp instruction per scheduler and cycle.
 func (in Inputs) Seconds() float64 { return in.Nodes * in.IPN / IssueRate }
+
+// PipeCPN is the scheduler cycles per node when the ALU and FMA pipes,
+// 16 lanes each per scheduler (a warp instruction holds its pipe for two
+// cycles), may bind instead of the issue slot.
+func (in Inputs) PipeCPN() float64 { return math.Max(in.IPN, 2*math.Max(in.ALUPN, in.IMADPN)) }
+
+// Bound names what binds the pipe-aware time: "issue", "ALU" or "IMAD".
+func (in Inputs) Bound() string {
+	switch {
+	case in.IPN >= 2*in.ALUPN && in.IPN >= 2*in.IMADPN:
+		return "issue"
+	case in.ALUPN >= in.IMADPN:
+		return "ALU pipe"
+	}
+	return "FMA pipe"
+}
+
+// PipeSeconds is the pipe-aware time of the inputs (before the factor).
+func (in Inputs) PipeSeconds() float64 { return in.Nodes * in.PipeCPN() / IssueRate }
 
 // fitLine returns a, b of the least-squares line y = a + b x.
 func fitLine(xs, ys []float64) (a, b float64) {
@@ -80,13 +102,17 @@ func ModelInputs(results []*Result, kernel string, want []int) ([]Inputs, error)
 	if len(last) > 3 {
 		last = last[len(last)-3:]
 	}
-	var lx, ipn, simt []float64
+	var lx, ipn, alupn, imadpn, simt []float64
 	for _, r := range last {
 		lx = append(lx, float64(r.N))
 		ipn = append(ipn, r.IPN)
+		alupn = append(alupn, r.ALU/r.Nodes)
+		imadpn = append(imadpn, r.IMAD/r.Nodes)
 		simt = append(simt, r.SIMT)
 	}
 	ia, ib := fitLine(lx, ipn)
+	aa, ab := fitLine(lx, alupn)
+	ma, mb := fitLine(lx, imadpn)
 	sa, sb := fitLine(lx, simt)
 	var out []Inputs
 	for _, n := range want {
@@ -98,7 +124,8 @@ func ModelInputs(results []*Result, kernel string, want []int) ([]Inputs, error)
 				if r.Sampled < r.Units {
 					src = "sampled"
 				}
-				in = Inputs{N: n, Nodes: r.Nodes, IPN: r.IPN, SIMT: r.SIMT, Source: src}
+				in = Inputs{N: n, Nodes: r.Nodes, IPN: r.IPN, ALUPN: r.ALU / r.Nodes, IMADPN: r.IMAD / r.Nodes,
+					SIMT: r.SIMT, Source: src}
 				found = true
 			}
 		}
@@ -108,8 +135,8 @@ func ModelInputs(results []*Result, kernel string, want []int) ([]Inputs, error)
 				return nil, fmt.Errorf("no published Total for N=%d", n)
 			}
 			x := float64(n)
-			in = Inputs{N: n, Nodes: (ra + rb*x) * float64(e.Total), IPN: ia + ib*x,
-				SIMT: math.Min(1, sa+sb*x), Source: "extrapolated"}
+			in = Inputs{N: n, Nodes: (ra + rb*x) * float64(e.Total), IPN: ia + ib*x, ALUPN: aa + ab*x,
+				IMADPN: ma + mb*x, SIMT: math.Min(1, sa+sb*x), Source: "extrapolated"}
 		}
 		out = append(out, in)
 	}
@@ -119,28 +146,45 @@ func ModelInputs(results []*Result, kernel string, want []int) ([]Inputs, error)
 // Calibration is the fitted factor and how well it fits.
 type Calibration struct {
 	Factor   float64
+	Pipes    bool // the pipe-aware times, else the issue-bound ones
 	Peer     []Inputs
-	Modelled map[int]float64 // factor × issue-bound seconds
+	Modelled map[int]float64 // factor × seconds
 	RMSLog   float64         // root mean square of ln(published/modelled)
+}
+
+// Seconds is the modelled time of in: the factor times the issue-bound
+// (or pipe-aware) time.
+func (c *Calibration) Seconds(in Inputs) float64 {
+	if c.Pipes {
+		return c.Factor * in.PipeSeconds()
+	}
+	return c.Factor * in.Seconds()
 }
 
 // Calibrate fits the single factor that makes the peer model's times
 // match the published ones: least squares on log times, that is the
-// geometric mean of published / issue-bound.
-func Calibrate(results []*Result) (*Calibration, error) {
+// geometric mean of published / modelled. pipes selects the pipe-aware
+// times instead of the issue-bound ones.
+func Calibrate(results []*Result, pipes bool) (*Calibration, error) {
 	ns := sortedKeys(PeerPublished)
 	peer, err := ModelInputs(results, "pm_peer", ns)
 	if err != nil {
 		return nil, err
 	}
+	raw := func(in Inputs) float64 {
+		if pipes {
+			return in.PipeSeconds()
+		}
+		return in.Seconds()
+	}
 	var sum float64
 	for _, in := range peer {
-		sum += math.Log(PeerPublished[in.N] / in.Seconds())
+		sum += math.Log(PeerPublished[in.N] / raw(in))
 	}
-	c := &Calibration{Factor: math.Exp(sum / float64(len(peer))), Peer: peer, Modelled: map[int]float64{}}
+	c := &Calibration{Factor: math.Exp(sum / float64(len(peer))), Pipes: pipes, Peer: peer, Modelled: map[int]float64{}}
 	var ss float64
 	for _, in := range peer {
-		m := c.Factor * in.Seconds()
+		m := c.Seconds(in)
 		c.Modelled[in.N] = m
 		d := math.Log(PeerPublished[in.N] / m)
 		ss += d * d
@@ -221,69 +265,37 @@ func label(kernel string) string {
 }
 
 func writeModel(w io.Writer, results []*Result, infos map[string]*KernelInfo) error {
-	cal, err := Calibrate(results)
+	cal, err := Calibrate(results, false)
+	if err != nil {
+		return err
+	}
+	pcal, err := Calibrate(results, true)
 	if err != nil {
 		return err
 	}
 	g := func(v float64) string { return fmt.Sprintf("%.3g", v) }
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "**Kernel inputs** (`scripts/kernel-report.sh`: nvcc 11.8, sm_90, -O3; SASS instructions of one step-loop iteration by path, the cheapest path of each kind):")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| kernel | registers | local memory (stack) B | spills B | static smem B | warps/SM (N=20) | push | dead | leaf | sol | pop | end | memory ops (push; pop) | tasks |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-	for _, a := range Adapters {
-		k := infos[a.Kernel]
-		if k == nil {
-			continue
-		}
-		smem := k.Smem
-		if a.Kernel == "nq_symmetry_boards_smem" {
-			smem += 4 * (2*20 - 1 - SymDepth(20)) * a.Threads
-		}
-		path := func(c string) string {
-			p, ok := k.Paths[c]
-			if !ok || p.Absent {
-				return "-"
-			}
-			return fmt.Sprint(p.Insts)
-		}
-		mem := func(c string) string {
-			p, ok := k.Paths[c]
-			if !ok || p.Absent {
-				return "-"
-			}
-			return p.Mem
-		}
-		popMem := mem("pop")
-		if popMem == "-" {
-			popMem = "(no pop iteration)"
-		}
-		fmt.Fprintf(w, "| %s | %d | %d | %d/%d | %d | %d | %s | %s | %s | %s | %s | %s | %s; %s | %s, %s |\n", a.Kernel, k.Regs,
-			k.Stack, k.SpillStores, k.SpillLoads, k.Smem, ResidentWarps(k.Regs, a.Threads, smem), path("push"),
-			path("dead"), path("leaf"), path("sol"), path("pop"), path("end"), mem("push"), popMem, k.Mode, taskNote(a))
-	}
-	fmt.Fprintf(w, "\nIssue rate: %d SMs × %d schedulers × 1 warp instruction per cycle × %.3f GHz = %.3g warp instructions/s.\n\n",
+	writeKernelInputs(w, infos)
+	fmt.Fprintf(w, "\nIssue rate: %d SMs × %d schedulers × 1 warp instruction per cycle × %.3f GHz = %.3g warp instructions/s. "+
+		"Pipe-aware variant: a scheduler's ALU pipe and FMA pipe (IMAD) take 16 lanes a cycle, so a warp "+
+		"instruction holds its pipe two cycles; cycles = max(instructions, 2 × ALU-pipe instructions, 2 × IMAD).\n\n",
 		SMs, Schedulers, ClockHz/1e9, IssueRate)
 
 	fmt.Fprintln(w, "**Calibration** (the peer model against the peer's published H800 times):")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| N | peer nodes | source | SIMT eff. | warp instr./node | issue-bound s | × factor = MODEL s | published H800 s | published / MODEL |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
-	for _, in := range cal.Peer {
+	fmt.Fprintln(w, "| N | peer nodes | source | SIMT eff. | warp instr./node | issue-bound s | MODEL s | published H800 s | published / MODEL | pipe-aware: bound, MODEL s, published / MODEL |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
+	for i, in := range cal.Peer {
 		p := PeerPublished[in.N]
-		fmt.Fprintf(w, "| %d | %s | %s | %.3f | %.3f | %.3g | %.3g | %.3g | %.3f |\n", in.N, g(in.Nodes), in.Source,
-			in.SIMT, in.IPN, in.Seconds(), cal.Modelled[in.N], p, p/cal.Modelled[in.N])
+		pm := pcal.Modelled[pcal.Peer[i].N]
+		fmt.Fprintf(w, "| %d | %s | %s | %.3f | %.3f | %.3g | %.3g | %.3g | %.3f | %s, %.3g, %.3f |\n", in.N, g(in.Nodes),
+			in.Source, in.SIMT, in.IPN, in.Seconds(), cal.Modelled[in.N], p, p/cal.Modelled[in.N], in.Bound(), pm, p/pm)
 	}
 	fmt.Fprintf(w, "\nFactor = %.3f (least squares on log time over N=20, 21, 22; RMS of the log residuals %.3f, "+
-		"that is ×%.3f). The peer's published time at N=13, where the search is negligible, is %.2f s: the fixed "+
-		"cost of its run, which the fit leaves in.\n\n",
-		cal.Factor, cal.RMSLog, math.Exp(cal.RMSLog), PeerFixed)
+		"that is ×%.3f); pipe-aware: factor %.3f, RMS %.3f. The peer's published time at N=13, where the search "+
+		"is negligible, is %.2f s: the fixed cost of its run, which the fit leaves in.\n\n",
+		cal.Factor, cal.RMSLog, math.Exp(cal.RMSLog), pcal.Factor, pcal.RMSLog, PeerFixed)
 
 	want := []int{20, 21, 22, 23}
-	fmt.Fprintln(w, "**MODEL: seconds on one H100 SXM** (no GPU measurement; the same factor for every row):")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| kernel | N=20 | N=21 | N=22 | N=23 |")
-	fmt.Fprintln(w, "|---|---|---|---|---|")
 	type row struct {
 		kernel string
 		ins    []Inputs
@@ -295,23 +307,34 @@ func writeModel(w io.Writer, results []*Result, infos map[string]*KernelInfo) er
 			continue // not simulated
 		}
 		rows = append(rows, row{a.Kernel, ins})
-		fmt.Fprintf(w, "| %s | ", label(a.Kernel))
-		for i, in := range ins {
-			sep := " | "
-			if i == len(ins)-1 {
-				sep = " |\n"
-			}
-			fmt.Fprintf(w, "MODEL %.3g s%s", cal.Factor*in.Seconds(), sep)
-		}
 	}
+	for _, c := range []*Calibration{cal, pcal} {
+		if c.Pipes {
+			fmt.Fprintln(w, "**MODEL, pipe-aware variant: seconds on one H100 SXM** (its own factor, calibrated the same way):")
+		} else {
+			fmt.Fprintln(w, "**MODEL: seconds on one H100 SXM** (no GPU measurement; the same factor for every row):")
+		}
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "| kernel | N=20 | N=21 | N=22 | N=23 |")
+		fmt.Fprintln(w, "|---|---|---|---|---|")
+		for _, r := range rows {
+			fmt.Fprintf(w, "| %s |", label(r.kernel))
+			for _, in := range r.ins {
+				fmt.Fprintf(w, " MODEL %.3g s |", c.Seconds(in))
+			}
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w, "**Model inputs by N** (nodes: exact or sampled by the simulator, or extrapolated as nodes/Total; "+
+		"per node: warp instructions, and scheduler cycles when the pipes may bind):")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "**Model inputs by N** (nodes: exact or sampled by the simulator, or extrapolated as nodes/Total):")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| kernel | N | nodes | source | SIMT eff. | warp instr./node |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| kernel | N | nodes | source | SIMT eff. | warp instr./node | ALU, IMAD instr./node | pipe-aware cycles/node (bound) |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
 	for _, r := range rows {
 		for _, in := range r.ins {
-			fmt.Fprintf(w, "| %s | %d | %s | %s | %.3f | %.3f |\n", label(r.kernel), in.N, g(in.Nodes), in.Source, in.SIMT, in.IPN)
+			fmt.Fprintf(w, "| %s | %d | %s | %s | %.3f | %.3f | %.3f, %.3f | %.3f (%s) |\n", label(r.kernel), in.N, g(in.Nodes),
+				in.Source, in.SIMT, in.IPN, in.ALUPN, in.IMADPN, in.PipeCPN(), in.Bound())
 		}
 	}
 	fmt.Fprintln(w)
@@ -346,6 +369,47 @@ func writeModel(w io.Writer, results []*Result, infos map[string]*KernelInfo) er
 	}
 	fmt.Fprintln(w)
 	return nil
+}
+
+// writeKernelInputs writes the compiler's figures per kernel.
+func writeKernelInputs(w io.Writer, infos map[string]*KernelInfo) {
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "**Kernel inputs** (`scripts/kernel-report.sh`: nvcc 11.8, sm_90, -O3; SASS instructions of one step-loop "+
+		"iteration by path, the cheapest path of each kind):")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| kernel | registers | local memory (stack) B | spills B | static smem B | warps/SM (N=20) | push | dead | leaf | sol | pop | end | memory ops (push; pop) | tasks |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	for _, a := range Adapters {
+		k := infos[a.Kernel]
+		if k == nil {
+			continue
+		}
+		smem := k.Smem
+		if a.Kernel == "nq_symmetry_boards_smem" {
+			smem += 4 * (2*20 - 1 - SymDepth(20)) * a.Threads
+		}
+		path := func(c string) string {
+			p, ok := k.Paths[c]
+			if !ok || p.Absent {
+				return "-"
+			}
+			return fmt.Sprint(p.Insts)
+		}
+		mem := func(c string) string {
+			p, ok := k.Paths[c]
+			if !ok || p.Absent {
+				return "-"
+			}
+			return p.Mem
+		}
+		popMem := mem("pop")
+		if popMem == "-" {
+			popMem = "(no pop iteration)"
+		}
+		fmt.Fprintf(w, "| %s | %d | %d | %d/%d | %d | %d | %s | %s | %s | %s | %s | %s | %s; %s | %s, %s |\n", a.Kernel, k.Regs,
+			k.Stack, k.SpillStores, k.SpillLoads, k.Smem, ResidentWarps(k.Regs, a.Threads, smem), path("push"),
+			path("dead"), path("leaf"), path("sol"), path("pop"), path("end"), mem("push"), popMem, k.Mode, taskNote(a))
+	}
 }
 
 func taskNote(a Adapter) string {

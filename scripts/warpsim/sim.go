@@ -45,6 +45,9 @@ type Sums struct {
 // run) cost.
 type Unit struct {
 	WarpSteps, LaneSteps, Insts, Tasks float64
+	// ALU and IMAD: the step loop's instructions on the ALU pipe and on
+	// the FMA pipe (the fixed costs are not split by pipe).
+	ALU, IMAD float64
 	Sums
 }
 
@@ -52,6 +55,8 @@ func (u *Unit) add(o Unit) {
 	u.WarpSteps += o.WarpSteps
 	u.LaneSteps += o.LaneSteps
 	u.Insts += o.Insts
+	u.ALU += o.ALU
+	u.IMAD += o.IMAD
 	u.Tasks += o.Tasks
 	u.C2 += o.C2
 	u.C4 += o.C4
@@ -64,7 +69,7 @@ func (u *Unit) add(o Unit) {
 
 func unitOf(c *C.ws_unit) Unit {
 	u := Unit{WarpSteps: float64(c.warp_steps), LaneSteps: float64(c.lane_steps), Insts: float64(c.insts),
-		Tasks: float64(c.tasks)}
+		ALU: float64(c.alu), IMAD: float64(c.imad), Tasks: float64(c.tasks)}
 	u.C2, u.C4, u.C8, u.Nodes = uint64(c.sums.c2), uint64(c.sums.c4), uint64(c.sums.c8), uint64(c.sums.nodes)
 	for i := range u.ByClass {
 		u.ByClass[i] = uint64(c.sums.by_class[i])
@@ -76,9 +81,10 @@ func unitOf(c *C.ws_unit) Unit {
 // its lanes took, and the fixed costs of a kernel.
 type Costs struct {
 	Step      [1 << C.WS_CLASSES]float64
-	PerRound  float64 // rounds: each round of 32 tasks
-	PerWarp   float64 // refill: once per warp
-	EndIsStep bool    // the task's last iteration (class end) is a step of its own
+	ALU, IMAD [1 << C.WS_CLASSES]float64 // the Step instructions on the ALU and FMA pipes
+	PerRound  float64                    // rounds: each round of 32 tasks
+	PerWarp   float64                    // refill: once per warp
+	EndIsStep bool                       // the task's last iteration (class end) is a step of its own
 	// Stand-ins: class -> the path whose cost it takes (no path of its own).
 	StandIns map[string]string
 }
@@ -107,7 +113,7 @@ func CostsFor(k *KernelInfo) (*Costs, error) {
 	}
 	for mask := 1; mask < len(c.Step); mask++ {
 		seen := map[int]bool{}
-		total := 0
+		var total BlockInfo
 		for i := range classNames {
 			if mask&(1<<i) == 0 {
 				continue
@@ -115,15 +121,19 @@ func CostsFor(k *KernelInfo) (*Costs, error) {
 			for _, b := range blocks[i] {
 				if !seen[b] {
 					seen[b] = true
-					size, ok := k.Blocks[b]
+					bi, ok := k.Blocks[b]
 					if !ok {
 						return nil, fmt.Errorf("%s: path block %d has no size", k.Name, b)
 					}
-					total += size
+					total.Insts += bi.Insts
+					total.ALU += bi.ALU
+					total.IMAD += bi.IMAD
 				}
 			}
 		}
-		c.Step[mask] = float64(total)
+		c.Step[mask] = float64(total.Insts)
+		c.ALU[mask] = float64(total.ALU)
+		c.IMAD[mask] = float64(total.IMAD)
 	}
 	_, c.EndIsStep = k.Paths["end"]
 	return c, nil
@@ -133,6 +143,8 @@ func (c *Costs) cost() C.ws_costs {
 	var cc C.ws_costs
 	for i, v := range c.Step {
 		cc.step[i] = C.double(v)
+		cc.alu[i] = C.double(c.ALU[i])
+		cc.imad[i] = C.double(c.IMAD[i])
 	}
 	cc.per_round = C.double(c.PerRound)
 	cc.per_warp = C.double(c.PerWarp)
@@ -281,6 +293,7 @@ type Estimate struct {
 	// Totals over the whole list (sampled: units × mean) and their
 	// standard errors.
 	Nodes, WarpSteps, LaneSteps, Insts float64
+	ALU, IMAD                          float64
 	NodesSE                            float64
 	// Ratios and their standard errors.
 	IPN, IPNSE   float64 // warp instructions per node
@@ -304,6 +317,8 @@ func estimate(units int64, us []Unit) *Estimate {
 	e.WarpSteps = e.Sum.WarpSteps * scale
 	e.LaneSteps = e.Sum.LaneSteps * scale
 	e.Insts = e.Sum.Insts * scale
+	e.ALU = e.Sum.ALU * scale
+	e.IMAD = e.Sum.IMAD * scale
 	if e.Sum.Nodes > 0 {
 		e.IPN = e.Sum.Insts / float64(e.Sum.Nodes)
 	}

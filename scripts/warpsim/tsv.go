@@ -17,9 +17,15 @@ type KernelInfo struct {
 	Mode                                 string
 	LoopInsts, Prologue, Next, Epilogue  int
 	Reconverge                           bool
-	Blocks                               map[int]int // block -> instructions
+	Blocks                               map[int]BlockInfo
 	Paths                                map[string]PathInfo
 	pathOrder                            []string
+}
+
+// BlockInfo is one basic block of a path: its instructions, and those of
+// them that run on the ALU pipe and on the FMA pipe (IMAD).
+type BlockInfo struct {
+	Insts, ALU, IMAD int
 }
 
 // PathInfo is one path class of a kernel's step loop.
@@ -49,7 +55,7 @@ func ReadKernels(r io.Reader) (map[string]*KernelInfo, error) {
 			if len(f) != 14 {
 				return nil, bad("want 14 fields")
 			}
-			k := &KernelInfo{Name: f[1], Source: f[2], Mode: f[8], Blocks: map[int]int{}, Paths: map[string]PathInfo{}}
+			k := &KernelInfo{Name: f[1], Source: f[2], Mode: f[8], Blocks: map[int]BlockInfo{}, Paths: map[string]PathInfo{}}
 			nums := []*int{&k.Regs, &k.Stack, &k.SpillStores, &k.SpillLoads, &k.Smem}
 			for i, p := range nums {
 				v, err := atoi(f[3+i])
@@ -69,15 +75,18 @@ func ReadKernels(r io.Reader) (map[string]*KernelInfo, error) {
 			k.Reconverge = f[13] == "1"
 			out[k.Name] = k
 		case "block":
-			if len(f) != 4 || out[f[1]] == nil {
+			if len(f) != 6 || out[f[1]] == nil {
 				return nil, bad("block of an unknown kernel or wrong fields")
 			}
-			id, err1 := atoi(f[2])
-			n, err2 := atoi(f[3])
-			if err1 != nil || err2 != nil {
-				return nil, bad("number")
+			var v [4]int
+			for i := range v {
+				n, err := atoi(f[2+i])
+				if err != nil {
+					return nil, bad("number")
+				}
+				v[i] = n
 			}
-			out[f[1]].Blocks[id] = n
+			out[f[1]].Blocks[v[0]] = BlockInfo{Insts: v[1], ALU: v[2], IMAD: v[3]}
 		case "path":
 			if len(f) != 6 || out[f[1]] == nil {
 				return nil, bad("path of an unknown kernel or wrong fields")

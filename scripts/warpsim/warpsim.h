@@ -71,16 +71,20 @@ int ws_push(ws_trace *tr, uint8_t c);
 
 /* ws_unit is what one sampled unit (a warp's round, or a warp's whole
  * run) cost: warp steps, active lane-steps (SIMT efficiency =
- * lane_steps / (32 * warp_steps)), warp instructions, tasks. */
+ * lane_steps / (32 * warp_steps)), warp instructions (and those of the
+ * step loop on the ALU and FMA pipes), tasks. */
 typedef struct {
-	double warp_steps, lane_steps, insts, tasks;
+	double warp_steps, lane_steps, insts, alu, imad, tasks;
 	ws_sums sums;
 } ws_unit;
 
 /* ws_costs: the warp instructions of one warp step by the set of classes
- * its active lanes took (bit c = class c), and the fixed costs. */
+ * its active lanes took (bit c = class c), those among them of the ALU
+ * pipe and of the FMA pipe (IMAD), and the fixed costs. */
 typedef struct {
 	double step[1 << WS_CLASSES];
+	double alu[1 << WS_CLASSES];
+	double imad[1 << WS_CLASSES];
 	double per_round; /* rounds: each round of 32 tasks */
 	double per_warp;  /* refill: once per warp */
 	int end_is_step;  /* 0: WS_END entries are dropped (the loop ends inside the last step) */

@@ -134,7 +134,7 @@ func TestTracesCountExactly(t *testing.T) {
 }
 
 func TestCostsFor(t *testing.T) {
-	k := &KernelInfo{Name: "k", Blocks: map[int]int{1: 10, 2: 5, 3: 7, 4: 2}, Paths: map[string]PathInfo{
+	k := &KernelInfo{Name: "k", Blocks: map[int]BlockInfo{1: {10, 4, 3}, 2: {5, 2, 1}, 3: {7, 6, 0}, 4: {2, 0, 0}}, Paths: map[string]PathInfo{
 		"push": {Blocks: []int{1, 2}}, "dead": {Blocks: []int{1}}, "pop": {Blocks: []int{1, 3}},
 		"end": {Blocks: []int{1, 4}}, "orbit": {Absent: true},
 	}}
@@ -167,6 +167,9 @@ func TestCostsFor(t *testing.T) {
 		if got := c.Step[bit(tc.classes...)]; got != tc.want {
 			t.Errorf("%v: cost %v, want %v", tc.classes, got, tc.want)
 		}
+	}
+	if m := bit("push", "pop"); c.ALU[m] != 12 || c.IMAD[m] != 4 {
+		t.Errorf("push+pop: ALU %v, IMAD %v; want 12, 4", c.ALU[m], c.IMAD[m])
 	}
 	if !c.EndIsStep || c.StandIns["orbit"] != "dead" || c.StandIns["sol"] != "dead" {
 		t.Errorf("end %v, stand-ins %v", c.EndIsStep, c.StandIns)
@@ -237,7 +240,7 @@ func TestCalibrate(t *testing.T) {
 		}
 		results = append(results, &Result{N: n, Kernel: "pm_peer", Units: 1, Sampled: 1, Nodes: IssueRate * p / div, IPN: 1, SIMT: 1})
 	}
-	c, err := Calibrate(results)
+	c, err := Calibrate(results, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,20 +252,33 @@ func TestCalibrate(t *testing.T) {
 	if want := math.Sqrt((2*r1*r1 + r2*r2) / 3); math.Abs(c.RMSLog-want) > 1e-9 {
 		t.Errorf("RMS %v, want %v", c.RMSLog, want)
 	}
+	// Pipe-aware: with no pipe instructions the issue slot binds, the same fit.
+	pc, err := Calibrate(results, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(pc.Factor-c.Factor) > 1e-9 || pc.Peer[0].Bound() != "issue" {
+		t.Errorf("pipe-aware factor %v, want %v", pc.Factor, c.Factor)
+	}
+	// An ALU-bound kernel: 3 ALU instructions of 4 per node take 6 cycles.
+	if in := (Inputs{Nodes: 1, IPN: 4, ALUPN: 3, IMADPN: 1}); in.PipeCPN() != 6 || in.Bound() != "ALU pipe" {
+		t.Errorf("pipe cycles %v (%s), want 6 (ALU pipe)", in.PipeCPN(), in.Bound())
+	}
 	// Extrapolation: nodes per solution on a line in N.
 	e16, _ := known.Lookup(16)
 	e17, _ := known.Lookup(17)
 	e19, _ := known.Lookup(19)
 	rs := []*Result{
-		{N: 16, Kernel: "x", Units: 1, Sampled: 1, Nodes: 10 * float64(e16.Total), IPN: 3},
-		{N: 17, Kernel: "x", Units: 1, Sampled: 1, Nodes: 11 * float64(e17.Total), IPN: 2},
+		{N: 16, Kernel: "x", Units: 1, Sampled: 1, Nodes: 10 * float64(e16.Total), IPN: 3, ALU: 10 * float64(e16.Total)},
+		{N: 17, Kernel: "x", Units: 1, Sampled: 1, Nodes: 11 * float64(e17.Total), IPN: 2, ALU: 11 * float64(e17.Total)},
 	}
 	ins, err := ModelInputs(rs, "x", []int{17, 19})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if ins[0].Source != "exact" || ins[1].Source != "extrapolated" ||
-		math.Abs(ins[1].Nodes-13*float64(e19.Total)) > 1 || math.Abs(ins[1].IPN-0) > 1e-9 {
+		math.Abs(ins[1].Nodes-13*float64(e19.Total)) > 1 || math.Abs(ins[1].IPN-0) > 1e-9 ||
+		math.Abs(ins[1].ALUPN-1) > 1e-9 {
 		t.Errorf("inputs %+v", ins)
 	}
 }
@@ -279,7 +295,7 @@ func TestReadKernels(t *testing.T) {
 	}
 	k := ks["toy_kernel"]
 	if k == nil || k.Regs != 56 || k.Stack != 336 || k.Mode != "rounds" || k.Prologue != 1 || k.Epilogue != 1 ||
-		k.Blocks[2] != 3 || len(k.Paths) != 2 || k.Paths["push"].Insts != 9 || !k.Paths["never"].Absent {
+		k.Blocks[2] != (BlockInfo{3, 2, 0}) || len(k.Paths) != 2 || k.Paths["push"].Insts != 9 || !k.Paths["never"].Absent {
 		t.Errorf("parsed %+v", k)
 	}
 }

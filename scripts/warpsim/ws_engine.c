@@ -70,7 +70,7 @@ int ws_round(const ws_tasks *t, long long first, const ws_costs *c, ws_unit *u)
 		}
 	int active = lanes;
 	long long steps = lanes ? len[order[0]] : 0;
-	double insts = 0, lane_steps = 0;
+	double insts = 0, alu = 0, imad = 0, lane_steps = 0;
 	for (long long s = 0; s < steps; s++) {
 		while (active > 0 && len[order[active - 1]] <= s)
 			active--;
@@ -78,11 +78,15 @@ int ws_round(const ws_tasks *t, long long first, const ws_costs *c, ws_unit *u)
 		for (int a = 0; a < active; a++)
 			mask |= 1u << ws_lane[order[a]].b[s];
 		insts += c->step[mask];
+		alu += c->alu[mask];
+		imad += c->imad[mask];
 		lane_steps += active;
 	}
 	u->warp_steps += (double)steps;
 	u->lane_steps += lane_steps;
 	u->insts += insts + c->per_round;
+	u->alu += alu;
+	u->imad += imad;
 	return 0;
 }
 
@@ -99,7 +103,7 @@ int ws_refill(const ws_tasks *t, long long w, long long warps, const ws_costs *c
 		pos[l] = 0;
 		live[nlive++] = l;
 	}
-	double insts = 0, lane_steps = 0, steps = 0;
+	double insts = 0, alu = 0, imad = 0, lane_steps = 0, steps = 0;
 	while (nlive > 0) {
 		unsigned mask = 0;
 		lane_steps += nlive;
@@ -122,9 +126,13 @@ int ws_refill(const ws_tasks *t, long long w, long long warps, const ws_costs *c
 			live[a--] = live[--nlive]; /* idle from now on */
 		}
 		insts += c->step[mask];
+		alu += c->alu[mask];
+		imad += c->imad[mask];
 	}
 	u->warp_steps += steps;
 	u->lane_steps += lane_steps;
 	u->insts += insts + c->per_warp;
+	u->alu += alu;
+	u->imad += imad;
 	return 0;
 }
