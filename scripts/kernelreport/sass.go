@@ -373,13 +373,17 @@ type pqItem struct {
 	cost int
 }
 
+// pq is a min-heap of path states by cost (container/heap).
 type pq []pqItem
 
+// Len, Less, Swap, Push and Pop implement heap.Interface.
 func (q pq) Len() int           { return len(q) }
 func (q pq) Less(i, j int) bool { return q[i].cost < q[j].cost }
 func (q pq) Swap(i, j int)      { q[i], q[j] = q[j], q[i] }
 func (q *pq) Push(x any)        { *q = append(*q, x.(pqItem)) }
 func (q *pq) Pop() any          { old := *q; x := old[len(old)-1]; *q = old[:len(old)-1]; return x }
+
+// blockMask returns the markers (bit i: marks[i]) that block b holds.
 func (g *CFG) blockMask(b int, marks [][]bool) int {
 	m := 0
 	for i, mk := range marks {

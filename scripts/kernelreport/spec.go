@@ -20,6 +20,7 @@ type Marker struct {
 	Ops                 string
 }
 
+// String renders the marker as file:function:/pattern/.
 func (m Marker) String() string { return fmt.Sprintf("%s:%s:/%s/", m.File, m.Func, m.Pattern) }
 
 // PathSpec is one kind of loop iteration (a path class of warpsim): the

@@ -1,10 +1,14 @@
+//go:build cgo
+
 // Command warpsim is the speed model of nqueens-gpu's kernels without a
 // GPU: a lockstep warp simulator on the host and the model built on it.
 //
 //	go run ./scripts/warpsim sim   [flags]   simulate N=16..18, write docs/model/sim.tsv
 //	go run ./scripts/warpsim model [flags]   calibrate on the peer, print the model table
 //
-// scripts/model.sh runs both (and scripts/kernel-report.sh first).
+// scripts/model.sh runs both (and scripts/kernel-report.sh first). The
+// simulator is C through cgo: without cgo the package does not build (its
+// files need the cgo build tag) and ./... passes over it.
 //
 // # The simulator
 //
