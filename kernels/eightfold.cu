@@ -127,8 +127,9 @@ extern "C" __global__ void NQ_KERNEL(nq_eightfold_static)(int count, int frames,
 	nq_ef_smem(frames, &fr, &tab);
 	nq_ef_counts k = {0, 0};
 	nq_ef_state s;
-	const long long stride = (long long)gridDim.x * blockDim.x;
-	for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
+	/* i + stride stays below 2^32: count < 2^31, and so is the grid. */
+	const unsigned int stride = gridDim.x * blockDim.x;
+	for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < (unsigned int)count; i += stride) {
 		nq_ef_start(&s, fr, blockDim.x, tab, blockDim.x, left[i], right[i], down[i], meta[i], &k);
 		while (nq_ef_step(&s, &k))
 			;

@@ -141,6 +141,11 @@ NQ_HD void nq_ef_start(nq_ef_state *s, nq_ef_frame *fr, int fstride, uint32_t *t
 	s->d = down;
 	s->l = 0;
 	s->r = 0;
+	/* Rolled: once per task, and unrolling it costs the kernels
+	 * registers that the step loop then cannot have. */
+#ifdef __CUDA_ARCH__
+#pragma unroll 1
+#endif
 	for (j = 0; j + 1 < levels; j++) {
 		uint32_t sh = 1u + (j == skip_a) + (j == skip_b);
 		rows += (int)sh;
