@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"sort"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks/taskstest"
 )
@@ -148,8 +150,9 @@ func collectEightfold(tb testing.TB, n, split int) []*tasks.Eightfold {
 // NQ_REFCOUNT=path/to/refcount (gcc -O3 -march=native
 // ../shared/bench/refcount.c) and NQ_N=n it runs, alternately and
 // NQ_ROUNDS times, refcount n, the eightfold search alone on one thread
-// over pre-enumerated tasks, and solveEightfoldTotal with NQ_WORKERS (2)
-// workers (enumeration included), and logs each one's fastest run and its
+// over pre-enumerated tasks, solveEightfoldTotal with NQ_WORKERS (2)
+// workers (enumeration included) and Solve with the symmetry algorithm and
+// as many workers, and logs each one's fastest and median run and their
 // ratio to refcount's. The fastest of several runs is what the machine
 // gives when other processes leave it alone.
 func TestEightfoldVsRefcount(t *testing.T) {
@@ -170,13 +173,10 @@ func TestEightfoldVsRefcount(t *testing.T) {
 	}
 	bs := collectEightfold(t, n, tasks.DefaultSplit(n))
 	want, _ := known.Lookup(n)
-	best := map[string]time.Duration{}
-	keep := func(k string, d time.Duration) {
-		if v, ok := best[k]; !ok || d < v {
-			best[k] = d
-		}
-	}
-	names := []string{"refcount", "search, 1 thread", fmt.Sprintf("solve, %d workers", workers)}
+	runs := map[string][]time.Duration{}
+	keep := func(k string, d time.Duration) { runs[k] = append(runs[k], d) }
+	names := []string{"refcount", "search, 1 thread", fmt.Sprintf("eightfold, %d workers", workers),
+		fmt.Sprintf("symmetry, %d workers", workers)}
 	for r := 0; r < rounds; r++ {
 		t0 := time.Now()
 		if out, err := exec.Command(ref, nstr).CombinedOutput(); err != nil {
@@ -195,10 +195,23 @@ func TestEightfoldVsRefcount(t *testing.T) {
 		if err != nil || tl.orbit[8] != want.Total || total != want.Total {
 			t.Fatalf("N=%d: %d, %d (%v), published %d", n, tl.orbit[8], total, err, want.Total)
 		}
+		t0 = time.Now()
+		c, err := Solve(context.Background(), n, nq.Symmetry, Options{Workers: workers})
+		keep(names[3], time.Since(t0))
+		if err != nil || c.Total() != want.Total {
+			t.Fatalf("N=%d symmetry: %v (%v)", n, c, err)
+		}
 	}
+	stat := func(k string) (fastest, median float64) {
+		d := append([]time.Duration(nil), runs[k]...)
+		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+		return d[0].Seconds(), d[len(d)/2].Seconds()
+	}
+	rf, rm := stat(names[0])
 	for _, k := range names {
-		t.Logf("N=%d %-18s fastest of %d: %8.3f s  ratio to refcount %.3f", n, k, rounds,
-			best[k].Seconds(), best[k].Seconds()/best[names[0]].Seconds())
+		f, m := stat(k)
+		t.Logf("N=%d %-22s %d runs: fastest %7.3f s (ratio %.3f), median %7.3f s (ratio %.3f)",
+			n, k, rounds, f, f/rf, m, m/rm)
 	}
 }
 

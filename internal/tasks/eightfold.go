@@ -151,10 +151,22 @@ func EightfoldBorders(n, split int) ([]Border, error) {
 		return nil, fmt.Errorf("tasks: eightfold split %d is negative", split)
 	}
 	var out []Border
+	// The loops skip at once what valid would reject: two queens in one
+	// column or row, and a corner queen that only one of its two lines
+	// records.
 	for top := 0; top < n; top++ {
 		for bottom := 0; bottom < n; bottom++ {
+			if bottom == top {
+				continue
+			}
 			for left := 0; left < n; left++ {
+				if (left == 0) != (top == 0) || (left == n-1) != (bottom == 0) {
+					continue
+				}
 				for right := 0; right < n; right++ {
+					if right == left || (right == 0) != (top == n-1) || (right == n-1) != (bottom == n-1) {
+						continue
+					}
 					b := Border{Top: top, Bottom: bottom, Left: left, Right: right}
 					if !b.valid(n) {
 						continue

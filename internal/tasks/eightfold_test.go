@@ -3,8 +3,10 @@ package tasks_test
 import (
 	"fmt"
 	"math/bits"
+	"os"
 	"sort"
 	"testing"
+	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/symmetry"
@@ -529,5 +531,36 @@ func TestRandomEightfoldAreEnumerated(t *testing.T) {
 		if distinct < 10 {
 			t.Errorf("N=%d: only %d distinct random tasks of 50", c.n, distinct)
 		}
+	}
+}
+
+// TestEightfoldTaskCounts is a measurement, not a check: with
+// NQ_MEASURE=1 it logs, for N=16..22, the borders, the tasks and the
+// largest number of levels at the default split, and how long
+// EnumerateEightfold takes to list them in batches of 65536 (the emit
+// function only counts).
+func TestEightfoldTaskCounts(t *testing.T) {
+	if os.Getenv("NQ_MEASURE") == "" {
+		t.Skip("set NQ_MEASURE=1 to measure")
+	}
+	for n := 16; n <= 22; n++ {
+		split := tasks.DefaultSplit(n)
+		t0 := time.Now()
+		var count int64
+		levels := 0
+		err := tasks.EnumerateEightfold(n, split, 1<<16, func(e *tasks.Eightfold) error {
+			count += int64(e.Len())
+			for i := 0; i < e.Len(); i++ {
+				levels = max(levels, e.Levels(i))
+			}
+			return nil
+		})
+		el := time.Since(t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bs, _ := tasks.EightfoldBorders(n, split)
+		t.Logf("N=%d split %d: %6d borders, %11d tasks, up to %2d levels, enumerated in %.3f s (%.1f M tasks/s)",
+			n, split, len(bs), count, levels, el.Seconds(), float64(count)/el.Seconds()/1e6)
 	}
 }

@@ -2,6 +2,8 @@ package host_test
 
 import (
 	"fmt"
+	"os"
+	"strconv"
 	"testing"
 
 	"github.com/nqueens-gpu/nqueens-gpu/cpu"
@@ -267,5 +269,90 @@ func BenchmarkEightfold(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// mirrorNodes counts the nodes of the mirror search (the row-0 queen in
+// the left half; for odd N also the centre, with the row-1 queen in the
+// left half), the queens it places in rows 0..N-2, and its solutions.
+func mirrorNodes(n int) (nodes, solutions uint64) {
+	mask := uint32(1)<<n - 1
+	var rec func(row int, l, d, r uint32)
+	rec = func(row int, l, d, r uint32) {
+		f := mask &^ (l | d | r)
+		if row == n-1 {
+			if f != 0 {
+				solutions++
+			}
+			return
+		}
+		for ; f != 0; f &= f - 1 {
+			bit := f & -f
+			nodes++
+			rec(row+1, (l|bit)<<1, d|bit, (r|bit)>>1)
+		}
+	}
+	half := uint32(1)<<(n/2) - 1
+	for f := half; f != 0; f &= f - 1 {
+		bit := f & -f
+		nodes++
+		rec(1, bit<<1, bit, bit>>1)
+	}
+	if n%2 == 1 {
+		mid := uint32(1) << (n / 2)
+		nodes++
+		for f := half &^ (mid>>1 | mid<<1); f != 0; f &= f - 1 {
+			bit := f & -f
+			nodes++
+			rec(2, (mid<<1|bit)<<1, mid|bit, (mid>>1|bit)>>1)
+		}
+	}
+	return nodes, 2 * solutions
+}
+
+// TestEightfoldNodeTable is a measurement, not a check: with
+// NQ_MEASURE=1 it logs, for N=12..17 (NQ_MAXN to change the last), the
+// nodes of the eightfold search (C, at the default split and at split 0,
+// where the search fills every row the border leaves), of the symmetry
+// search (C, symmetry boards at the default depth) and of the mirror
+// search, and checks each one's count.
+func TestEightfoldNodeTable(t *testing.T) {
+	if os.Getenv("NQ_MEASURE") == "" {
+		t.Skip("set NQ_MEASURE=1 to measure")
+	}
+	last := 17
+	if s := os.Getenv("NQ_MAXN"); s != "" {
+		last, _ = strconv.Atoi(s)
+	}
+	for n := 12; n <= last; n++ {
+		want, _ := known.Lookup(n)
+		ef := func(split int) uint64 {
+			var c host.EightfoldCounts
+			err := tasks.EnumerateEightfold(n, split, 4096, func(e *tasks.Eightfold) error {
+				x := host.Eightfold(e)
+				c.Total += x.Total
+				c.Nodes += x.Nodes
+				return nil
+			})
+			if err != nil || c.Total != want.Total {
+				t.Fatalf("N=%d split %d: %d (%v)", n, split, c.Total, err)
+			}
+			return c.Nodes
+		}
+		efDef, ef0 := ef(tasks.DefaultSplit(n)), ef(0)
+		var sym host.Counts
+		err := tasks.EnumerateBoards(n, tasks.Symmetry, tasks.DefaultDepth(n), 4096, func(b *tasks.Boards) error {
+			sym.Add(host.Boards(b))
+			return nil
+		})
+		if err != nil || 2*sym.C2+4*sym.C4+8*sym.C8 != want.Total {
+			t.Fatalf("N=%d symmetry: %+v (%v)", n, sym, err)
+		}
+		mir, total := mirrorNodes(n)
+		if total != want.Total {
+			t.Fatalf("N=%d mirror: %d", n, total)
+		}
+		t.Logf("| %d | %d | %d | %d | %d | %.3f | %.3f |", n, efDef, ef0, sym.Nodes, mir,
+			float64(ef0)/float64(sym.Nodes), float64(ef0)/float64(mir))
 	}
 }
