@@ -65,6 +65,14 @@ var (
 	cfPopc  = Marker{"nqsearch.h", "nq_carry_frame", `k8 \+= \(uint64_t\)nq_popc\(f\);`, ""}
 	cfOrbit = Marker{"nqsearch.h", "nq_carry_frame", `int o = nq_orbit\(n, board\);`, ""}
 
+	efNode  = Marker{"nqtotal.h", "nq_ef_step", `const uint32_t bit = f & \(0u - f\);`, ""}
+	efTab   = Marker{"nqtotal.h", "nq_ef_step", `const uint32_t t = s->tab\[`, "LD|LDL|LDS"}
+	efPush  = Marker{"nqtotal.h", "nq_ef_step", `s->fr\[\(int\)sp \* s->fstride\] = cur;`, "ST|STL|STS"}
+	efPop   = Marker{"nqtotal.h", "nq_ef_step", `up = s->fr\[`, "LD|LDL|LDS"}
+	efFetch = Marker{"eightfold.cu", "nq_eightfold", `i = atomicAdd\(next, 1u\);`, ""}
+	efStart = Marker{"nqtotal.h", "nq_ef_start", `s->f = ~\(down`, ""}
+	efTable = Marker{"nqtotal.h", "nq_ef_start", `tab\[j \* tstride\] =`, "ST|STL|STS"}
+
 	pmNode = Marker{"peer.h", "pm_step", `e\.f \^= bit;`, ""}
 	pmPush = Marker{"peer.h", "pm_step", `\*s->top = c;`, "ST|STS"}
 	pmLeaf = Marker{"peer.h", "pm_step", `\*sum \+= stop`, ""}
@@ -85,6 +93,23 @@ func symSpec(end PathSpec, mode string) *KernelSpec {
 	}
 }
 
+// efSpec is the eightfold search (kernels/nqtotal.h): one predicated
+// iteration per node whose push is a predicated store and whose pop a
+// predicated load; the iteration that places a task's last node also ends
+// it (end).
+func efSpec(end PathSpec, mode string) *KernelSpec {
+	return &KernelSpec{
+		Loop: []Marker{efNode, efTab},
+		Paths: []PathSpec{
+			{Class: "push", Need: []Marker{efNode, efPush}},
+			{Class: "dead", Need: []Marker{efNode}, Avoid: []Marker{efPush, efPop}},
+			{Class: "pop", Need: []Marker{efNode, efPop}},
+			end,
+		},
+		Mode: mode,
+	}
+}
+
 // Specs are the kernels kernel-report analyses, by entry name; a _nodes
 // twin (kernels/nodes.cu) uses the spec of its base name.
 var Specs = map[string]*KernelSpec{
@@ -93,6 +118,12 @@ var Specs = map[string]*KernelSpec{
 	// The board's end and the next board's start are one iteration.
 	"nq_symmetry_boards_dyn":  symSpec(PathSpec{Class: "end", Need: []Marker{symFetch, symStart}}, "refill"),
 	"nq_symmetry_boards_smem": symSpec(PathSpec{Class: "end", Need: []Marker{symFetch, symStart}}, "refill"),
+	// Eightfold: threads take tasks from a counter inside the step loop;
+	// the static twin runs one task per thread at a time (grid-stride).
+	// The refill passes once through nq_ef_start's table loop (one pass
+	// of its levels-1).
+	"nq_eightfold":        efSpec(PathSpec{Class: "end", Need: []Marker{efNode, efFetch, efStart, efTable}}, "refill"),
+	"nq_eightfold_static": efSpec(PathSpec{Class: "end", Need: []Marker{efNode}, Exit: true}, "rounds"),
 	"nq_carry_frames": {
 		Loop: []Marker{cfPop, cfPush},
 		Paths: []PathSpec{

@@ -84,9 +84,13 @@ const IssueRate = SMs * Schedulers * ClockHz
 type Adapter struct {
 	Kernel  string // the entry name in the kernel-report TSV
 	Label   string
-	Tasks   string // "sym", "carry" or "peer"
+	Tasks   string // "sym", "carry", "peer" or "ef"
 	Threads int    // block size
-	Grid    int    // blocks of a fixed grid (the peer), else 0
+	// Grid: blocks of a fixed grid (the peer); Resident: as many blocks
+	// as stay resident (a grid-stride loop over the tasks); neither: one
+	// task per thread.
+	Grid     int
+	Resident bool
 }
 
 // Adapters are the kernels of the model: the project's and the peer model.
@@ -95,6 +99,8 @@ var Adapters = []Adapter{
 	{Kernel: "nq_symmetry_boards_dyn", Label: "ours, -gpu-dynamic", Tasks: "sym", Threads: 128},
 	{Kernel: "nq_symmetry_boards_smem", Label: "ours, -gpu-smem", Tasks: "sym", Threads: 128},
 	{Kernel: "nq_carry_frames", Label: "ours, -algo carrychain", Tasks: "carry", Threads: 128},
+	{Kernel: "nq_eightfold", Label: "ours, eightfold (dynamic)", Tasks: "ef", Threads: 128},
+	{Kernel: "nq_eightfold_static", Label: "ours, eightfold static", Tasks: "ef", Threads: 128, Resident: true},
 	{Kernel: "pm_peer", Label: "peer (Yao & Li), modelled", Tasks: "peer", Threads: 160, Grid: 1024},
 }
 
@@ -266,9 +272,16 @@ func simulateN(n int, ads []Adapter, infos map[string]*KernelInfo, samples, refi
 		default:
 			tl := lists[a.Tasks]
 			if tl == nil {
-				if a.Tasks == "sym" {
+				switch a.Tasks {
+				case "sym":
 					tl, err = SymmetryTasks(n, SymDepth(n))
-				} else {
+				case "ef":
+					var frames int
+					tl, frames, err = EightfoldTasks(n, tasks.DefaultSplit(n))
+					if tl != nil {
+						tl.Frames = frames
+					}
+				default:
 					tl, err = PeerTasks(n, PeerRows)
 				}
 				if err != nil {
@@ -320,28 +333,28 @@ func simulateN(n int, ads []Adapter, infos map[string]*KernelInfo, samples, refi
 
 // simList simulates a kernel over a task list held whole.
 func simList(tl *TaskList, a Adapter, r *Result, costs *Costs, k *KernelInfo, samples int64, seed uint64, jobs int) ([]Unit, error) {
+	wpb := int64((a.Threads + 31) / 32)
+	blocks := (tl.Count + int64(a.Threads) - 1) / int64(a.Threads)
+	resident := int64(SMs*ResidentWarps(k.Regs, a.Threads, BlockSmem(k, a, r.N, tl.Depth, tl.Frames))) / wpb
 	switch k.Mode {
 	case "rounds":
 		r.Units = (tl.Count + 31) / 32
-		if a.Grid > 0 {
+		grid := int64(a.Grid)
+		if a.Resident {
+			grid = min(blocks, resident)
+		}
+		if grid > 0 {
 			// Fixed grid, many rounds per warp: each round pays the
 			// fetch-and-start path; prologue and epilogue once per warp.
-			warps := int64(a.Grid * ((a.Threads + 31) / 32))
-			costs.PerRound = float64(k.Next) + float64(warps)*float64(k.Prologue+k.Epilogue)/float64(r.Units)
+			r.Warps = grid * wpb
+			costs.PerRound = float64(k.Next) + float64(r.Warps)*float64(k.Prologue+k.Epilogue)/float64(r.Units)
 		} else {
 			costs.PerRound = float64(k.Prologue + k.Epilogue)
 		}
 		idx := pick(r.Units, samples, seed^uint64(r.N)<<8)
 		return runUnits(idx, jobs, func(g int64) (Unit, error) { return Round(tl, 32*g, costs) })
 	case "refill":
-		smem := k.Smem
-		if k.Kernel() == "nq_symmetry_boards_smem" {
-			smem += 4 * (2*r.N - 1 - tl.Depth) * a.Threads
-		}
-		perSM := ResidentWarps(k.Regs, a.Threads, smem)
-		warps := int64(SMs * perSM)
-		blocks := (tl.Count + int64(a.Threads) - 1) / int64(a.Threads)
-		warps = min(warps, blocks*int64((a.Threads+31)/32))
+		warps := min(resident, blocks) * wpb
 		r.Warps, r.Units = warps, warps
 		costs.PerWarp = float64(k.Prologue + k.Epilogue)
 		idx := pick(r.Units, samples, seed^uint64(r.N)<<8)
@@ -350,8 +363,19 @@ func simList(tl *TaskList, a Adapter, r *Result, costs *Costs, k *KernelInfo, sa
 	return nil, fmt.Errorf("unknown mode %q", k.Mode)
 }
 
-// Kernel returns the kernel's entry name.
-func (k *KernelInfo) Kernel() string { return k.Name }
+// BlockSmem is the shared memory of one block of kernel k at n with task
+// list tl: the static part and, for the kernels with shared-memory stacks,
+// the dynamic part the launch asks for.
+func BlockSmem(k *KernelInfo, a Adapter, n, depth, frames int) int {
+	smem := k.Smem
+	switch a.Kernel {
+	case "nq_symmetry_boards_smem":
+		smem += 4 * (2*n - 1 - depth) * a.Threads
+	case "nq_eightfold", "nq_eightfold_static":
+		smem += 20 * max(1, frames) * a.Threads // frames of 16 bytes and table words of 4
+	}
+	return smem
+}
 
 // simFrames simulates the carry-chain kernel (rounds); with sampling only
 // the frames of the sampled rounds are kept from the enumeration.
@@ -404,6 +428,8 @@ func checkCounts(n int, kind string, s Sums) string {
 		total = s.C2 + s.C4 + s.C8
 	case "peer":
 		total = 2 * s.C8
+	case "ef":
+		total = s.C8
 	}
 	if total != e.Total {
 		return fmt.Sprintf("WRONG total %d", total)

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
 
 // PeerPublished are the peer's published H800 times (ygch/n_queens
@@ -379,17 +380,17 @@ func writeKernelInputs(w io.Writer, infos map[string]*KernelInfo) {
 	fmt.Fprintln(w, "**Kernel inputs** (`scripts/kernel-report.sh`: nvcc 11.8, sm_90, -O3; SASS instructions of one step-loop "+
 		"iteration by path, the cheapest path of each kind):")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| kernel | registers | local memory (stack) B | spills B | static smem B | warps/SM (N=20) | push | dead | leaf | sol | pop | end | memory ops (push; pop) | tasks |")
+	fmt.Fprintln(w, "| kernel | registers | local memory (stack) B | spills B | smem per block B (N=20) | warps/SM (N=20) | push | dead | leaf | sol | pop | end | memory ops (push; pop) | tasks |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, a := range Adapters {
 		k := infos[a.Kernel]
 		if k == nil {
 			continue
 		}
-		smem := k.Smem
-		if a.Kernel == "nq_symmetry_boards_smem" {
-			smem += 4 * (2*20 - 1 - SymDepth(20)) * a.Threads
-		}
+		// N=20: the boards' depth, and the eightfold kernels' frames for
+		// the longest task (n-3-split levels, n-4-split frames).
+		split := tasks.DefaultSplit(20)
+		smem := BlockSmem(k, a, 20, SymDepth(20), 20-3-split-1)
 		path := func(c string) string {
 			p, ok := k.Paths[c]
 			if !ok || p.Absent {
@@ -409,7 +410,7 @@ func writeKernelInputs(w io.Writer, infos map[string]*KernelInfo) {
 			popMem = "(no pop iteration)"
 		}
 		fmt.Fprintf(w, "| %s | %d | %d | %d/%d | %d | %d | %s | %s | %s | %s | %s | %s | %s; %s | %s, %s |\n", a.Kernel, k.Regs,
-			k.Stack, k.SpillStores, k.SpillLoads, k.Smem, ResidentWarps(k.Regs, a.Threads, smem), path("push"),
+			k.Stack, k.SpillStores, k.SpillLoads, smem, ResidentWarps(k.Regs, a.Threads, smem), path("push"),
 			path("dead"), path("leaf"), path("sol"), path("pop"), path("end"), mem("push"), popMem, k.Mode, taskNote(a))
 	}
 }
@@ -422,6 +423,8 @@ func taskNote(a Adapter) string {
 		return fmt.Sprintf("carry-chain frames, %d threads/block", a.Threads)
 	case "peer":
 		return fmt.Sprintf("%d pre-placed rows (mirror), %d threads/block, %d blocks", PeerRows, a.Threads, a.Grid)
+	case "ef":
+		return fmt.Sprintf("eightfold tasks (split tasks.DefaultSplit), %d threads/block", a.Threads)
 	}
 	return a.Tasks
 }

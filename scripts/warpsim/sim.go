@@ -156,12 +156,14 @@ func (c *Costs) cost() C.ws_costs {
 
 // TaskList is a task list in launch order, in C memory.
 type TaskList struct {
-	Kind  string // "sym", "carry" or "peer"
+	Kind  string // "sym", "carry", "peer" or "ef"
 	N     int
-	Depth int // pre-placed rows (sym: the boards' depth; peer: rows)
-	Count int64
-	t     C.ws_tasks
-	mem   []unsafe.Pointer
+	Depth int // pre-placed rows (sym: the boards' depth; peer: rows; ef: the split)
+	// Frames is the stack frames per thread the eightfold kernels need.
+	Frames int
+	Count  int64
+	t      C.ws_tasks
+	mem    []unsafe.Pointer
 }
 
 // Free releases the C memory of the list.
@@ -223,6 +225,48 @@ func PeerTasks(n, rows int) (*TaskList, error) {
 	tl.t.n, tl.t.depth, tl.t.count = C.int(n), C.int(rows), C.longlong(count)
 	tl.t.peer = p
 	return tl, nil
+}
+
+// EightfoldTasks lists the eightfold tasks of n with split prefix rows
+// (tasks.EnumerateEightfold order), and the frames per thread the kernels
+// need for them (the largest levels - 1).
+func EightfoldTasks(n, split int) (*TaskList, int, error) {
+	var left, right []uint64
+	var down, meta []uint32
+	frames := 1
+	err := tasks.EnumerateEightfold(n, split, 1<<16, func(e *tasks.Eightfold) error {
+		left = append(left, e.Left...)
+		right = append(right, e.Right...)
+		down = append(down, e.Down...)
+		meta = append(meta, e.Meta...)
+		for i := 0; i < e.Len(); i++ {
+			frames = max(frames, e.Levels(i)-1)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("eightfold tasks N=%d split %d: %w", n, split, err)
+	}
+	tl := &TaskList{Kind: "ef", N: n, Depth: split, Count: int64(len(meta))}
+	put64 := func(src []uint64) *C.uint64_t {
+		p := C.malloc(C.size_t(len(src)+1) * 8)
+		if p == nil {
+			panic("warpsim: out of memory")
+		}
+		tl.mem = append(tl.mem, p)
+		copy(unsafe.Slice((*uint64)(p), len(src)), src)
+		return (*C.uint64_t)(p)
+	}
+	put32 := func(src []uint32) *C.uint32_t {
+		p, s := tl.alloc32(len(src))
+		copy(s, src)
+		return p
+	}
+	tl.t.kind = C.WS_EF
+	tl.t.n, tl.t.depth, tl.t.count = C.int(n), C.int(split), C.longlong(tl.Count)
+	tl.t.ef_left, tl.t.ef_right = put64(left), put64(right)
+	tl.t.ef_down, tl.t.ef_meta = put32(down), put32(meta)
+	return tl, frames, nil
 }
 
 // FrameTasks lists the carry-chain frames of n whose index keep accepts

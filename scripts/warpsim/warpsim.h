@@ -15,7 +15,8 @@
 /* Path classes of one iteration (the TSV names are in warpsim.go). */
 enum {
 	WS_PUSH = 0,  /* placed a queen and pushed its row */
-	WS_DEAD = 1,  /* placed a queen whose next row is empty */
+	WS_DEAD = 1,  /* placed a queen whose next row is empty (eightfold: a node
+	               * that neither saved nor restored a level) */
 	WS_LEAF = 2,  /* placed the queen of row n-2 (symmetry: no solution) */
 	WS_SOL = 3,   /* placed the queen of row n-2 and classified a solution */
 	WS_POP = 4,   /* popped a row */
@@ -26,7 +27,7 @@ enum {
 };
 
 /* Kinds of task list (trace generator). */
-enum { WS_SYM = 0, WS_CARRY = 1, WS_PEER = 2 };
+enum { WS_SYM = 0, WS_CARRY = 1, WS_PEER = 2, WS_EF = 3 };
 
 /* ws_tasks is a task list in launch order. */
 typedef struct {
@@ -39,6 +40,9 @@ typedef struct {
 	const uint8_t *weight, *sym180;
 	/* WS_PEER: (cols, l, r) per task. */
 	const uint32_t *peer;
+	/* WS_EF: tasks.Eightfold. */
+	const uint64_t *ef_left, *ef_right;
+	const uint32_t *ef_down, *ef_meta;
 } ws_tasks;
 
 /* ws_trace is a growable byte buffer. */
@@ -49,22 +53,24 @@ typedef struct {
 
 /* ws_sums are the search's own results over the traced tasks: the
  * counts by orbit (carry chain: weighted; peer: the half-board count in
- * c8), nodes, and iterations by class. */
+ * c8; eightfold: the weighted completions in c8), nodes, and iterations
+ * by class. */
 typedef struct {
 	uint64_t c2, c4, c8, nodes;
 	uint64_t by_class[WS_CLASSES];
 } ws_sums;
 
 /* ws_make_trace fills tr with task i's trace (ending with WS_END for the
- * symmetry and carry searches, whose last iteration is a real one; the
- * peer's ends with its last node) and adds its results to sums. It
- * returns 0, or -1 when memory runs out. */
+ * symmetry, carry and eightfold searches, whose last iteration ends the
+ * task; the peer's ends with its last node) and adds its results to sums.
+ * It returns 0, or -1 when memory runs out. */
 int ws_make_trace(const ws_tasks *t, long long i, ws_trace *tr, ws_sums *sums);
 
 /* The generators, one per kind. */
 int ws_trace_sym(const ws_tasks *t, long long i, ws_trace *tr, ws_sums *sums);
 int ws_trace_carry(const ws_tasks *t, long long i, ws_trace *tr, ws_sums *sums);
 int ws_trace_peer(const ws_tasks *t, long long i, ws_trace *tr, ws_sums *sums);
+int ws_trace_ef(const ws_tasks *t, long long i, ws_trace *tr, ws_sums *sums);
 
 /* ws_push appends class c to tr; -1 when memory runs out. */
 int ws_push(ws_trace *tr, uint8_t c);

@@ -29,6 +29,8 @@ int ws_make_trace(const ws_tasks *t, long long i, ws_trace *tr, ws_sums *sums)
 		return ws_trace_carry(t, i, tr, sums);
 	case WS_PEER:
 		return ws_trace_peer(t, i, tr, sums);
+	case WS_EF:
+		return ws_trace_ef(t, i, tr, sums);
 	}
 	return -1;
 }

@@ -1,0 +1,41 @@
+/*
+ * ws_ef.c: traces of the eightfold search, by nq_ef_start and nq_ef_step
+ * of kernels/nqtotal.h (the code nq_eightfold and nq_eightfold_static
+ * run), one step call per loop iteration.
+ */
+#include <stddef.h>
+
+#define NQ_NODES 1
+#include "nqtotal.h"
+#include "warpsim.h"
+
+int ws_trace_ef(const ws_tasks *t, long long i, ws_trace *tr, ws_sums *sums)
+{
+	nq_ef_state s;
+	nq_ef_frame fr[NQ_EF_FRAMES(NQ_MAXN - 3)];
+	uint32_t tab[NQ_EF_FRAMES(NQ_MAXN - 3)];
+	nq_ef_counts k = {0, 0};
+	tr->len = 0;
+	nq_ef_start(&s, fr, 1, tab, 1, t->ef_left[i], t->ef_right[i], t->ef_down[i], t->ef_meta[i], &k);
+	for (;;) {
+		const uint32_t sp = s.sp;
+		const int more = nq_ef_step(&s, &k);
+		uint8_t c;
+		if (!more)
+			c = WS_END; /* the task's last node (or none), and its end */
+		else if (s.sp > sp)
+			c = WS_PUSH;
+		else if (s.sp < sp)
+			c = WS_POP;
+		else
+			c = WS_DEAD; /* descend without saving, or stay on the level */
+		if (ws_push(tr, c) < 0)
+			return -1;
+		sums->by_class[c]++;
+		if (!more)
+			break;
+	}
+	sums->c8 += k.total;
+	sums->nodes += k.nodes;
+	return 0;
+}
