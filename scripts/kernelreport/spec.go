@@ -69,6 +69,7 @@ var (
 	efTab   = Marker{"nqtotal.h", "nq_ef_step", `const uint32_t t = s->tab\[`, "LD|LDL|LDS"}
 	efPush  = Marker{"nqtotal.h", "nq_ef_step", `s->fr\[\(int\)sp \* s->fstride\] = cur;`, "ST|STL|STS"}
 	efPop   = Marker{"nqtotal.h", "nq_ef_step", `up = s->fr\[`, "LD|LDL|LDS"}
+	efNext  = Marker{"nqtotal.h", "nq_ef_step", `s->sp = sp \+`, ""}
 	efFetch = Marker{"eightfold.cu", "nq_eightfold", `i = atomicAdd\(next, 1u\);`, ""}
 	efStart = Marker{"nqtotal.h", "nq_ef_start", `s->f = ~\(down`, ""}
 	efTable = Marker{"nqtotal.h", "nq_ef_start", `tab\[j \* tstride\] =`, "ST|STL|STS"}
@@ -96,14 +97,15 @@ func symSpec(end PathSpec, mode string) *KernelSpec {
 // efSpec is the eightfold search (kernels/nqtotal.h): one predicated
 // iteration per node whose push is a predicated store and whose pop a
 // predicated load; the iteration that places a task's last node also ends
-// it (end).
+// it (end). Every iteration but the end updates the saved-level count
+// (efNext): without it, the cheapest "dead" path would be the end's.
 func efSpec(end PathSpec, mode string) *KernelSpec {
 	return &KernelSpec{
 		Loop: []Marker{efNode, efTab},
 		Paths: []PathSpec{
-			{Class: "push", Need: []Marker{efNode, efPush}},
-			{Class: "dead", Need: []Marker{efNode}, Avoid: []Marker{efPush, efPop}},
-			{Class: "pop", Need: []Marker{efNode, efPop}},
+			{Class: "push", Need: []Marker{efNode, efNext, efPush}},
+			{Class: "dead", Need: []Marker{efNode, efNext}, Avoid: []Marker{efPush, efPop}},
+			{Class: "pop", Need: []Marker{efNode, efNext, efPop}},
 			end,
 		},
 		Mode: mode,

@@ -288,18 +288,24 @@ func TestCalibrate(t *testing.T) {
 	e16, _ := known.Lookup(16)
 	e17, _ := known.Lookup(17)
 	e19, _ := known.Lookup(19)
-	rs := []*Result{
-		{N: 16, Kernel: "x", Units: 1, Sampled: 1, Nodes: 10 * float64(e16.Total), IPN: 3, ALU: 10 * float64(e16.Total)},
-		{N: 17, Kernel: "x", Units: 1, Sampled: 1, Nodes: 11 * float64(e17.Total), IPN: 2, ALU: 11 * float64(e17.Total)},
+	// Per warp step: 64 instructions, 32 of them ALU; one lane iteration
+	// per node; idle lanes 1/2 at N=16, 1/4 at N=17, so 1/16 at N=19.
+	res := func(n int, e known.Entry, rho, idle float64) *Result {
+		nodes := rho * float64(e.Total)
+		steps := nodes / (32 * (1 - idle))
+		return &Result{N: n, Kernel: "x", Units: 1, Sampled: 1, Nodes: nodes, WarpSteps: steps, LaneSteps: nodes,
+			Insts: 64 * steps, ALU: 32 * steps, IPN: 64 * steps / nodes, SIMT: 1 - idle}
 	}
+	rs := []*Result{res(16, e16, 10, 0.5), res(17, e17, 11, 0.25)}
 	ins, err := ModelInputs(rs, "x", []int{17, 19})
 	if err != nil {
 		t.Fatal(err)
 	}
+	want := 64.0 / (32 * (1 - 1.0/16))
 	if ins[0].Source != "exact" || ins[1].Source != "extrapolated" ||
-		math.Abs(ins[1].Nodes-13*float64(e19.Total)) > 1 || math.Abs(ins[1].IPN-0) > 1e-9 ||
-		math.Abs(ins[1].ALUPN-1) > 1e-9 {
-		t.Errorf("inputs %+v", ins)
+		math.Abs(ins[1].Nodes-13*float64(e19.Total)) > 1 || math.Abs(ins[1].SIMT-15.0/16) > 1e-9 ||
+		math.Abs(ins[1].IPN-want) > 1e-9 || math.Abs(ins[1].ALUPN-want/2) > 1e-9 {
+		t.Errorf("inputs %+v, want IPN %v", ins, want)
 	}
 }
 
