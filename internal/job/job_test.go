@@ -534,3 +534,17 @@ func TestPlan(t *testing.T) {
 		t.Error("N=29 accepted")
 	}
 }
+
+func TestShowDiff(t *testing.T) {
+	for _, tt := range []struct{ a, b, want string }{
+		{"2353c709ab67", "2353c709ab99", "…09ab67 and …09ab99, which differ from character 11"},
+		{"f2074387d7b0d08c6960df33ae5b", "f2074387d7b0d08c6960df33ae5c", "…3ae5b and …3ae5c, which differ from character 28"},
+		{"abcdef0123456789", "bbcdef0123456789", "abcdef01… and bbcdef01…, which differ from character 1"},
+		{"abc", "abcd", "abc and abcd, which differ from character 4"},
+		{"", "x", `"" and x, which differ from character 1`},
+	} {
+		if got := ShowDiff(tt.a, tt.b); got != tt.want {
+			t.Errorf("ShowDiff(%q, %q) = %q, want %q", tt.a, tt.b, got, tt.want)
+		}
+	}
+}

@@ -147,8 +147,8 @@ func (p Plan) mismatch(q Plan) string {
 		return fmt.Sprintf("%s of depth %d in batches of %d, not %s of depth %d in batches of %d",
 			p.Tasks, p.Depth, p.Batch, q.Tasks, q.Depth, q.Batch)
 	case p.Batches != q.Batches || p.TaskCount != q.TaskCount || p.TaskSHA256 != q.TaskSHA256:
-		return fmt.Sprintf("another task list (%d tasks in %d batches, task hash %.12s, not %d in %d, %.12s)",
-			p.TaskCount, p.Batches, p.TaskSHA256, q.TaskCount, q.Batches, q.TaskSHA256)
+		return fmt.Sprintf("another task list (%d tasks in %d batches, not %d in %d; task hashes %s)",
+			p.TaskCount, p.Batches, q.TaskCount, q.Batches, ShowDiff(p.TaskSHA256, q.TaskSHA256))
 	}
 	return ""
 }

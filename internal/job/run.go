@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
@@ -66,6 +67,7 @@ type Job struct {
 	// resumed is what the checkpoint held when the job started.
 	resumed        *checkpoint
 	resumedBatches int
+	lock           *fsutil.Lock // of the checkpoint, until Run returns
 
 	mu        sync.Mutex
 	claimed   bitset // handed to a worker (includes done)
@@ -110,7 +112,18 @@ func New(cfg Config) (*Job, error) {
 	if cfg.Checkpoint == "" {
 		return j, nil
 	}
-	// Read the file first: a damaged one is refused before any work.
+	// Lock and read the file first: a file in use by another run, one
+	// that cannot be written and a damaged one are refused before any
+	// work. The lock is held until Run returns or Close.
+	if err := j.lockCheckpoint(); err != nil {
+		return nil, err
+	}
+	opened := false
+	defer func() {
+		if !opened {
+			j.Close()
+		}
+	}()
 	ck, err := loadCheckpoint(cfg.Checkpoint)
 	if err != nil {
 		return nil, err
@@ -119,13 +132,16 @@ func New(cfg Config) (*Job, error) {
 	if j.planErr != nil {
 		return nil, j.planErr
 	}
+	if j.plan.Batches > MaxBatches {
+		return nil, fmt.Errorf("job: %d batches, more than the %d a checkpoint holds: use a smaller -depth", j.plan.Batches, MaxBatches)
+	}
 	if ck != nil {
 		b := &ck.body
 		if why := b.Job.mismatch(j.plan); why != "" {
-			return nil, &CheckpointError{cfg.Checkpoint, "was made for another job: " + why}
+			return nil, &CheckpointError{Path: cfg.Checkpoint, Reason: "was made for another job: " + why}
 		}
 		if b.Shard != cfg.Shard {
-			return nil, &CheckpointError{cfg.Checkpoint, fmt.Sprintf("was made for shard %v, not shard %v", b.Shard, cfg.Shard)}
+			return nil, &CheckpointError{Path: cfg.Checkpoint, Reason: fmt.Sprintf("was made for shard %v, not shard %v", b.Shard, cfg.Shard)}
 		}
 		if b.Version != cfg.Version && j.cfg.Warn != nil {
 			j.cfg.Warn(fmt.Sprintf("checkpoint %s was written by version %s, this is %s; the task list is the same, resuming",
@@ -137,6 +153,7 @@ func New(cfg Config) (*Job, error) {
 		j.sum = b.Partial
 		j.created, j.runs, j.prevSec = b.Created, b.Runs, b.Seconds
 	}
+	opened = true
 	return j, nil
 }
 
@@ -287,6 +304,7 @@ var ErrIncomplete = errors.New("job: batches are missing")
 // handed out, the batches in hand are finished, the checkpoint is written
 // and ctx's error returned with the partial result.
 func (j *Job) Run(ctx context.Context) (Result, error) {
+	defer j.Close()
 	j.mu.Lock()
 	j.started = j.cfg.Now()
 	j.mu.Unlock()
@@ -504,5 +522,5 @@ func (j *Job) save(complete bool) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(j.cfg.Checkpoint, data)
+	return fsutil.WriteAtomic(j.cfg.Checkpoint, data, 0o666)
 }
