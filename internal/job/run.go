@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -53,7 +52,16 @@ type Config struct {
 	Warn func(msg string)
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// StopWait is how long Run waits, once ctx is cancelled, for the
+	// batches in hand to finish; then it drops them (they are counted
+	// again by the next run) and returns. 0 means DefaultStopWait.
+	StopWait time.Duration
 }
+
+// DefaultStopWait is the default of Config.StopWait: a signal ends a
+// run within a few seconds at every N, although a batch at large N may
+// take minutes.
+const DefaultStopWait = 2 * time.Second
 
 // Job is one count in progress.
 type Job struct {
@@ -76,6 +84,11 @@ type Job struct {
 	sum       nq.Partial
 	perWorker []int
 	stopped   atomic.Bool // no more claims
+	// abandoned is set when Run stopped waiting for the batches in
+	// hand: their reports are dropped from then on. dropped counts
+	// them.
+	abandoned bool
+	dropped   int
 	// repeated is set when a worker reports a batch that is already
 	// done: its partial is not added and the job fails.
 	repeated error
@@ -189,19 +202,26 @@ func (j *Job) claim(i int) bool {
 func (j *Job) finish(w int, batches []int, p nq.Partial) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	if j.abandoned {
+		return
+	}
+	// One pass, so that a GPU launch of many small batches costs time
+	// in proportion to its size: mark each batch done, and on a repeat
+	// take back the marks of this report.
 	for k, i := range batches {
-		if j.done.has(i) || slices.Contains(batches[:k], i) {
+		if j.done.has(i) {
+			for _, b := range batches[:k] {
+				j.done.remove(b)
+			}
 			if j.repeated == nil {
 				j.repeated = fmt.Errorf("job: %s reported batch %d twice; its report was not counted", j.cfg.Workers[w].Name, i)
 			}
 			return
 		}
-	}
-	for _, i := range batches {
 		j.done.add(i)
-		j.nDone++
-		j.perWorker[w]++
 	}
+	j.nDone += len(batches)
+	j.perWorker[w] += len(batches)
 	j.sum.Add(p)
 }
 
@@ -288,6 +308,10 @@ type Result struct {
 	AlreadyComplete bool
 	// Saved is set when the checkpoint file was written as Run returned.
 	Saved bool
+	// Dropped is the number of batches that were in hand when ctx was
+	// cancelled and did not finish within Config.StopWait: they are not
+	// done, and the next run counts them.
+	Dropped int
 }
 
 // ErrIncomplete is returned when the workers finished without covering
@@ -301,8 +325,9 @@ var ErrIncomplete = errors.New("job: batches are missing")
 // queue shared by all. A worker that fails leaves its claimed batches to
 // the others, which take them in a further pass; the job fails only when
 // every worker has failed. When ctx is cancelled, no further batch is
-// handed out, the batches in hand are finished, the checkpoint is written
-// and ctx's error returned with the partial result.
+// handed out, the batches in hand are given Config.StopWait to finish and
+// are dropped if they do not (Result.Dropped counts them), the checkpoint
+// is written and ctx's error returned with the partial result.
 func (j *Job) Run(ctx context.Context) (Result, error) {
 	defer j.Close()
 	j.mu.Lock()
@@ -401,7 +426,9 @@ func (j *Job) runWorkers(ctx context.Context) error {
 				errs[i] = w.Run(ctx, j.claim, func(b []int, p nq.Partial) { j.finish(i, b, p) })
 			}(i, w)
 		}
-		wg.Wait()
+		if !j.wait(ctx, &wg) {
+			return ctx.Err()
+		}
 		if err := ctx.Err(); err != nil {
 			j.stopped.Store(true)
 			return err
@@ -433,6 +460,37 @@ func (j *Job) runWorkers(ctx context.Context) error {
 		j.claimed = j.done.clone()
 		j.mu.Unlock()
 	}
+}
+
+// wait waits for the workers of wg. Once ctx is cancelled it waits at
+// most Config.StopWait more; then it drops the batches in hand, whose
+// workers go on in the background with their reports ignored, and
+// returns false.
+func (j *Job) wait(ctx context.Context, wg *sync.WaitGroup) bool {
+	finished := make(chan struct{})
+	go func() { wg.Wait(); close(finished) }()
+	select {
+	case <-finished:
+		return true
+	case <-ctx.Done():
+	}
+	j.stopped.Store(true)
+	grace := j.cfg.StopWait
+	if grace <= 0 {
+		grace = DefaultStopWait
+	}
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-finished:
+		return true
+	case <-t.C:
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.abandoned = true
+	j.dropped = j.claimed.count() - j.done.count()
+	return false
 }
 
 func (j *Job) anyAlive(alive []bool) bool {
@@ -475,7 +533,7 @@ func (j *Job) check() error {
 func (j *Job) result(complete bool) Result {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	r := Result{Partial: j.sum, Batches: j.nDone, Complete: complete}
+	r := Result{Partial: j.sum, Batches: j.nDone, Complete: complete, Dropped: j.dropped}
 	select {
 	case <-j.planReady:
 		r.Plan, r.HavePlan = j.plan, j.planErr == nil
