@@ -1,0 +1,326 @@
+package job
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nqueens-gpu/nqueens-gpu/cpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+)
+
+// realShards counts the m shards of n with the CPU in batches of 8 tasks
+// and returns their records as a shard run writes them, one JSON line
+// each.
+func realShards(t *testing.T, n int, algo nq.Algo, m int) []string {
+	t.Helper()
+	var lines []string
+	for i := 0; i < m; i++ {
+		sh := Shard{Index: i, Count: m}
+		w := Worker{Name: "cpu", Run: func(ctx context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
+			_, err := cpu.SolvePartial(ctx, n, algo, cpu.Options{Workers: 1, Batch: 8, Select: sel, Done: done})
+			return err
+		}}
+		j, err := New(Config{Spec: Spec{N: n, Algo: algo, Batch: 8}, Shard: sh, Workers: []Worker{w}, NeedPlan: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := j.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := NewShardResult(res.Plan, sh, res)
+		r.Version, r.Backend, r.Device, r.Seconds = "test", "cpu", "cpu", 0.25
+		data, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, string(data))
+	}
+	return lines
+}
+
+// reseal gives a record a correct checksum again after an edit, as a
+// program with a bug, or a deliberate edit, could: only the plan, the
+// overflow checks and the published counts can catch what it says then.
+func reseal(t *testing.T, line string) string {
+	t.Helper()
+	var r ShardResult
+	if err := json.Unmarshal([]byte(line), &r); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(r)
+	return string(data)
+}
+
+// edit changes one field of a record line through a generic map, so that
+// the test edits the JSON text as a user could.
+func edit(t *testing.T, line, field string, value any) string {
+	t.Helper()
+	var m map[string]any
+	dec := json.NewDecoder(strings.NewReader(line))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	if value == nil {
+		delete(m, field)
+	} else {
+		m[field] = value
+	}
+	data, _ := json.Marshal(m)
+	return string(data)
+}
+
+func sourcesOf(t *testing.T, lines []string) []Source {
+	t.Helper()
+	srcs, err := ReadShardResults(strings.NewReader(strings.Join(lines, "\n")+"\n"), "shards.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srcs
+}
+
+// Merge trusts nothing it reads: edited, damaged, out-of-range and
+// inconsistent records are refused with one line that names them.
+func TestMergeShards(t *testing.T) {
+	good := realShards(t, 11, nq.Symmetry, 4)
+	srcs := sourcesOf(t, good)
+	m, err := MergeShards(srcs, MakePlan)
+	want, _ := known.Lookup(11)
+	if err != nil || m.Counts.Total() != want.Total || m.Counts.Unique() != want.Unique || m.N != 11 || m.Shards != 4 || m.Seconds != 1 {
+		t.Fatalf("merge of good shards: %+v, %v", m, err)
+	}
+	if _, err := Merge(srcs); err != nil {
+		t.Fatalf("lenient merge: %v", err)
+	}
+	// change returns the lines with line i replaced by f(line i).
+	change := func(i int, f func(string) string) []string {
+		c := append([]string(nil), good...)
+		c[i] = f(c[i])
+		return c
+	}
+	all := func(f func(string) string) []string {
+		c := make([]string, len(good))
+		for i := range good {
+			c[i] = f(good[i])
+		}
+		return c
+	}
+	sumsOf := func(line string) Sums {
+		var r ShardResult
+		json.Unmarshal([]byte(line), &r)
+		return r.Sums
+	}
+	huge := strings.Repeat("k", 10000)
+	plan, _ := MakePlan(Spec{N: 11, Algo: nq.Symmetry, Batch: 8})
+	var r0 ShardResult
+	json.Unmarshal([]byte(good[0]), &r0)
+	tests := []struct {
+		name    string
+		lines   []string
+		want    string
+		lenient bool // Merge (without the plan) finds it too
+	}{
+		{"sums edited", change(1, func(l string) string {
+			s := sumsOf(l)
+			s.Orbit8++
+			return edit(t, l, "sums", s)
+		}), "shards.jsonl:2 does not match its checksum, so it was changed after the shard run wrote it", true},
+		{"sums edited and resealed", change(1, func(l string) string {
+			s := sumsOf(l)
+			s.Orbit8 += 8
+			return reseal(t, edit(t, l, "sums", s))
+		}), "merged counts disagree with the published value: N=11 merged to total 2744, unique 349; published: total 2680, unique 341 (a shard result is wrong)", true},
+		{"sums that wrap around 2^64", change(2, func(l string) string {
+			s := sumsOf(l)
+			s.Orbit8 = math.MaxUint64 - 5
+			return reseal(t, edit(t, l, "sums", s))
+		}), "shards.jsonl:3: its sums overflow 64 bits when added to those before it", true},
+		{"N=99", change(0, func(l string) string { return reseal(t, edit(t, l, "n", 99)) }),
+			"shards.jsonl:1 claims N=99: N=99 is out of range: N must be between 1 and 28", true},
+		{"N that does not match the fingerprint", all(func(l string) string { return reseal(t, edit(t, l, "n", 12)) }),
+			"shards.jsonl:1: its fingerprint is not that of its own job (N=12 -algo symmetry, depth 3, batches of 8): fingerprints ", true},
+		{"unknown algorithm", change(3, func(l string) string { return reseal(t, edit(t, l, "algo", "quantum")) }),
+			`shards.jsonl:4 claims an unknown algorithm "quantum"`, true},
+		{"another depth", all(func(l string) string { return reseal(t, edit(t, l, "depth", 4)) }),
+			"its fingerprint is not that of its own job (N=11 -algo symmetry, depth 4, batches of 8)", false},
+		{"another job size", all(func(l string) string { return reseal(t, edit(t, edit(t, l, "job_batches", 4), "batches", 1)) }),
+			fmt.Sprintf("shards.jsonl:1 states a job of 4 batches, but N=11 -algo symmetry, depth 3, batches of 8 has %d", plan.Batches), false},
+		{"no checksum", change(0, func(l string) string { return edit(t, l, "sha256", nil) }),
+			"shards.jsonl:1 has no checksum: it was written by a version of nqueens-gpu before shard results had one; count the shard again", true},
+		{"no batch size", all(func(l string) string { return reseal(t, edit(t, l, "batch", 0)) }),
+			"shards.jsonl:1 has no batch size: it was written by a version of nqueens-gpu before shard results recorded their job", false},
+		{"fingerprint edited in one", change(2, func(l string) string {
+			var r ShardResult
+			json.Unmarshal([]byte(l), &r)
+			fp := []byte(r.Fingerprint)
+			fp[40] = "01"[fp[40]&1] // the same first 12 digits
+			return reseal(t, edit(t, l, "fingerprint", string(fp)))
+		}), "shards.jsonl:3 and shards.jsonl:1 are shards of different jobs (fingerprints …", true},
+		{"missing", good[:3], "shard 3 of 4 missing (have 3 of 4)", true},
+		{"duplicated", append(append([]string(nil), good...), good[1]), "shard 1/4 is there twice: shards.jsonl:2 and shards.jsonl:5", true},
+		{"incomplete", change(0, func(l string) string { return reseal(t, edit(t, l, "batches", r0.Batches-1)) }),
+			fmt.Sprintf("shards.jsonl:1: shard 0/4 counted %d of its %d batches", r0.Batches-1, r0.Batches), true},
+		{"a count, not a shard", change(0, func(string) string {
+			return `{"n":11,"total":2680,"unique":341,"count1":0,"count2":0,"count4":12,"count8":329,"seconds":1,"backend":"cpu","algo":"symmetry","device":"cpu"}`
+		}), "", true}, // refused by the reader: unknown fields
+		{"a 10 KB kind", change(0, func(l string) string { return edit(t, l, "kind", huge) }),
+			`shards.jsonl:1 is not a shard result (kind "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"... (10000 bytes); shard runs need -json)`, true},
+		{"a 100 KB line", change(0, func(l string) string { return edit(t, l, "kind", huge+huge+huge+huge+huge+huge+huge+huge+huge+huge) }),
+			"", true}, // refused by the reader: too long
+		{"negative seconds", change(0, func(l string) string { return reseal(t, edit(t, l, "seconds", -1)) }), "shards.jsonl:1 claims -1 seconds", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srcs, rerr := ReadShardResults(strings.NewReader(strings.Join(tt.lines, "\n")), "shards.jsonl")
+			if tt.want == "" {
+				if rerr == nil || !(strings.Contains(rerr.Error(), "shards.jsonl:1 is not a shard result (json: unknown field") ||
+					strings.Contains(rerr.Error(), "shards.jsonl:1 is longer than 16.0 KiB")) || len(rerr.Error()) > 200 {
+					t.Errorf("reader: %.300v", rerr)
+				}
+				return
+			}
+			if rerr != nil {
+				t.Fatal(rerr)
+			}
+			_, err := MergeShards(srcs, MakePlan)
+			if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") || len(err.Error()) > 400 {
+				t.Errorf("error %.500v\nwant %q", err, tt.want)
+			}
+			if _, lerr := Merge(srcs); tt.lenient != (lerr != nil) {
+				t.Errorf("lenient merge: %v", lerr)
+			}
+		})
+	}
+	// The published table is a cross-check: its error wraps ErrPublished.
+	srcs = sourcesOf(t, change(1, func(l string) string {
+		s := sumsOf(l)
+		s.Orbit8 += 8
+		return reseal(t, edit(t, l, "sums", s))
+	}))
+	if _, err := MergeShards(srcs, MakePlan); !errors.Is(err, ErrPublished) {
+		t.Errorf("not ErrPublished: %v", err)
+	}
+}
+
+// Every algorithm's shards merge to the published counts through the
+// plan check, including boards too small to split.
+func TestMergeShardsAlgos(t *testing.T) {
+	for _, algo := range nq.Algos() {
+		for _, n := range []int{1, 4, 9} {
+			m, err := MergeShards(sourcesOf(t, realShards(t, n, algo, 3)), MakePlan)
+			want, _ := known.Lookup(n)
+			if err != nil || m.Counts.Total() != want.Total || m.Counts.Unique() != want.Unique {
+				t.Errorf("%s N=%d: %v, %v", algo, n, m.Counts, err)
+			}
+		}
+	}
+}
+
+// Merge inputs that are not regular files, or too long, are refused at
+// once and left as they are.
+func TestReadShardFile(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.json")
+	lines := realShards(t, 8, nq.Symmetry, 2)
+	os.WriteFile(good, []byte(lines[0]+"\n\n"+lines[1]+"\n"), 0o644)
+	fifo := filepath.Join(dir, "fifo")
+	syscall.Mkfifo(fifo, 0o644)
+	big := filepath.Join(dir, "big")
+	f, _ := os.Create(big)
+	f.Truncate(MaxShardFileBytes + 1)
+	f.Close()
+	long := filepath.Join(dir, "long")
+	os.WriteFile(long, []byte(strings.Repeat(" ", MaxShardLine+10)+"\n"), 0o644)
+	zero := filepath.Join(dir, "zero")
+	os.Symlink("/dev/zero", zero)
+	tests := []struct{ path, want string }{
+		{fifo, fifo + " is a named pipe (FIFO), not a regular file"},
+		{zero, zero + " is a character device, not a regular file"},
+		{dir, dir + " is a directory, not a regular file"},
+		{big, big + " is larger than 1.0 GiB, more than the results of 1048576 shards: not a file of shard results"},
+		{long, long + ":1 is longer than 16.0 KiB: not a shard result"},
+		{filepath.Join(dir, "none"), "no such file or directory"},
+	}
+	before := map[string]userFile{}
+	for _, p := range []string{fifo, big, long, zero, good} {
+		before[p] = fileOf(t, p)
+	}
+	for _, tt := range tests {
+		start := time.Now()
+		_, err := ReadShardFile(tt.path)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || time.Since(start) > 5*time.Second {
+			t.Errorf("%s: %v, want %q", tt.path, err, tt.want)
+		}
+	}
+	srcs, err := ReadShardFile(good)
+	if err != nil || len(srcs) != 2 || srcs[0].Name != good+":1" || srcs[1].Name != good+":3" {
+		t.Fatalf("good file: %+v, %v", srcs, err)
+	}
+	if _, err := MergeShards(srcs, MakePlan); err != nil {
+		t.Error(err)
+	}
+	for p, b := range before {
+		if a := fileOf(t, p); a != b {
+			t.Errorf("%s changed", p)
+		}
+	}
+}
+
+// FuzzReadShardResults feeds the shard record reader and merge with any
+// bytes: no panic, every error is one short line, and a record that
+// passes its checks reads back the same after it is written again.
+func FuzzReadShardResults(f *testing.F) {
+	r := ShardResult{Kind: ShardKind, N: 12, Algo: nq.Symmetry, Depth: 5, Batch: 256, Shard: 1, Shards: 2, Batches: 1, JobBatches: 2,
+		Fingerprint: strings.Repeat("ab", 32), Sums: Sums{Orbit8: 42}, Version: "v", Backend: "cpu", Device: "cpu", Seconds: 1.5}
+	rec, _ := json.Marshal(r)
+	f.Add(string(rec))
+	f.Add(string(rec) + "\n" + string(rec))
+	f.Add(string(rec[:len(rec)/2]))
+	f.Add(`{"kind":"nqueens-gpu shard","n":99}`)
+	f.Add(`{"kind":"nqueens-gpu shard","sums":{"orbit8":18446744073709551615}}`)
+	f.Add("\n\n   \n")
+	f.Add(`{"n":1}{"n":2}`)
+	f.Add(`{"n":1,"n":2,"kind":""}`)
+	f.Add(strings.Repeat("[", 5000))
+	f.Fuzz(func(t *testing.T, data string) {
+		srcs, err := ReadShardResults(strings.NewReader(data), "f")
+		if err != nil {
+			if msg := err.Error(); strings.Contains(msg, "\n") || len(msg) > 400 {
+				t.Fatalf("error message of %d bytes: %.200q", len(msg), msg)
+			}
+			return
+		}
+		for _, s := range srcs {
+			if err := s.Result.Check(); err != nil {
+				if msg := err.Error(); strings.Contains(msg, "\n") || len(msg) > 400 {
+					t.Fatalf("check message of %d bytes: %.200q", len(msg), msg)
+				}
+				continue
+			}
+			again, err := json.Marshal(s.Result)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := ReadShardResults(strings.NewReader(string(again)), "g")
+			if err != nil || len(back) != 1 || back[0].Result != s.Result {
+				t.Fatalf("round trip: %+v, %v", back, err)
+			}
+		}
+		if _, err := MergeShards(srcs, func(s Spec) (Plan, error) { return Plan{}, fmt.Errorf("no plan") }); err != nil {
+			if msg := err.Error(); strings.Contains(msg, "\n") || len(msg) > 600 {
+				t.Fatalf("merge message of %d bytes: %.200q", len(msg), msg)
+			}
+		}
+	})
+}
