@@ -1,6 +1,14 @@
 // Package progress reports how far a count has got, on stderr: a progress
-// bar (schollz/progressbar) when stderr is a terminal, otherwise one status
-// line per interval, fit for batch logs.
+// bar when stderr is a terminal, otherwise one status line per interval,
+// fit for batch logs. Both say the same words:
+//
+//	N=24 symmetry: 12.5% (3259619 of 26076951 batches, 104307808 of 834462428 tasks), 2110 tasks/s, elapsed 13:43:50, left 4d 00:06:25
+//
+// the bar with a bar graph before the percentage, the status line with
+// the program's name in front. Before the task list is known they say
+// how many batches are done and how long it has run; the rate appears
+// once a batch of this run has finished, the time left once the rate
+// has been measured for a while (MinEstimate).
 //
 // It reads a job.Status snapshot on a timer of its own, so the counting
 // itself only updates the job's counters, which it does anyway.
@@ -13,8 +21,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
-	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
@@ -25,6 +33,15 @@ func IsTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
+
+// MinInterval is the shortest interval between status lines that a
+// program should accept (-progress-interval): shorter ones flood a log
+// without saying more.
+const MinInterval = time.Second
+
+// MinEstimate is how long a run must have counted before the time left
+// is estimated from its rate.
+const MinEstimate = 5 * time.Second
 
 // Options configure a Reporter.
 type Options struct {
@@ -40,14 +57,16 @@ type Options struct {
 	Delay  time.Duration
 	Status func() job.Status
 	Now    func() time.Time // nil: time.Now
+	// Width is the width of the terminal in columns, to which the bar's
+	// line is cut; nil asks the terminal W is, else 80.
+	Width func() int
 }
 
 // Reporter shows the progress of one count until Stop.
 type Reporter struct {
 	o     Options
 	mu    sync.Mutex // serialises writes to W
-	bar   *progressbar.ProgressBar
-	gate  *gate
+	shown bool       // the bar is on the screen
 	start time.Time
 	quit  chan struct{}
 	done  chan struct{}
@@ -55,6 +74,9 @@ type Reporter struct {
 
 // barTick is how often the bar is redrawn.
 const barTick = 200 * time.Millisecond
+
+// barCells is the width of the bar graph.
+const barCells = 20
 
 // Start starts reporting.
 func Start(o Options) *Reporter {
@@ -67,6 +89,16 @@ func Start(o Options) *Reporter {
 	if o.Interval <= 0 {
 		o.Interval = 30 * time.Second
 	}
+	if o.Width == nil {
+		o.Width = func() int {
+			if f, ok := o.W.(*os.File); ok {
+				if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+					return w
+				}
+			}
+			return 80
+		}
+	}
 	r := &Reporter{o: o, start: o.Now(), quit: make(chan struct{}), done: make(chan struct{})}
 	go r.loop()
 	return r
@@ -76,9 +108,7 @@ func (r *Reporter) loop() {
 	defer close(r.done)
 	tick := r.o.Interval
 	if r.o.Bar {
-		// Until the bar exists (the plan is known), look often: the
-		// bar should start from the beginning of the count.
-		tick = barTick / 10
+		tick = barTick
 	}
 	t := time.NewTicker(tick)
 	defer t.Stop()
@@ -89,9 +119,7 @@ func (r *Reporter) loop() {
 		case <-t.C:
 			r.mu.Lock()
 			if r.o.Bar {
-				if r.drawBar() {
-					t.Reset(barTick)
-				}
+				r.drawBar()
 			} else {
 				fmt.Fprintln(r.o.W, r.line(r.o.Status()))
 			}
@@ -100,77 +128,99 @@ func (r *Reporter) loop() {
 	}
 }
 
-// gate passes writes to w once open: the bar is fed from the start of a
-// count, so that its rate and ETA are right when it appears, but shows
-// only after the delay.
-type gate struct {
-	w    io.Writer
-	open bool
+// drawBar redraws the bar once the count has run for the delay.
+func (r *Reporter) drawBar() {
+	if r.o.Now().Sub(r.start) < r.o.Delay {
+		return
+	}
+	// A line longer than the terminal would wrap, and the next redraw
+	// would start a new line instead of replacing it: leave out what
+	// matters least until it fits, and cut it if need be.
+	st := r.o.Status()
+	w := r.o.Width() - 1
+	var text string
+	for _, d := range barDetails {
+		if text = r.barText(st, d); utf8.RuneCountInString(text) <= w {
+			break
+		}
+	}
+	if w > 0 && utf8.RuneCountInString(text) > w {
+		text = string([]rune(text)[:w])
+	}
+	fmt.Fprint(r.o.W, "\r"+text+"\x1b[K")
+	r.shown = true
 }
 
-func (g *gate) Write(p []byte) (int, error) {
-	if !g.open {
-		return len(p), nil
-	}
-	return g.w.Write(p)
+// detail says which parts of the words to write.
+type detail struct {
+	graph   bool // the bar graph (the bar only)
+	tasks   bool // the tasks, the share of earlier runs, each device's batches
+	rate    bool
+	elapsed bool
 }
 
-// drawBar updates the bar, creating it when the plan is known. It reports
-// whether the bar was created.
-func (r *Reporter) drawBar() (created bool) {
-	s := r.o.Status()
-	if r.bar == nil {
-		if s.TotalTasks == 0 {
-			return false // the plan is not known yet
-		}
-		desc := r.o.Label
-		if s.ResumedTasks > 0 {
-			desc += fmt.Sprintf(" (resumed at %.1f%%)", 100*float64(s.ResumedTasks)/float64(s.TotalTasks))
-		}
-		// The bar covers the work of this run, so that its rate and
-		// ETA are this run's.
-		max := s.TotalTasks - s.ResumedTasks
-		if max <= 0 {
-			return false
-		}
-		created = true
-		r.gate = &gate{w: r.o.W}
-		r.bar = progressbar.NewOptions64(max,
-			progressbar.OptionSetWriter(r.gate),
-			progressbar.OptionSetDescription(desc),
-			progressbar.OptionSetWidth(30),
-			progressbar.OptionShowCount(),
-			progressbar.OptionShowIts(),
-			progressbar.OptionSetItsString("tasks"),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionSetElapsedTime(true),
-		)
+// all is every detail: the status lines and a wide terminal's bar.
+var all = detail{graph: true, tasks: true, rate: true, elapsed: true}
+
+// barDetails are the bar's lines from the longest to the shortest: the
+// first that fits the terminal is drawn.
+var barDetails = []detail{
+	all,
+	{graph: true, rate: true, elapsed: true},
+	{rate: true, elapsed: true},
+	{elapsed: true},
+	{},
+}
+
+// barText is the bar's line: the label, the bar graph and the words.
+func (r *Reporter) barText(s job.Status, d detail) string {
+	if s.TotalTasks <= 0 || !d.graph {
+		return r.o.Label + ": " + words(s, d)
 	}
-	r.gate.open = r.o.Now().Sub(r.start) >= r.o.Delay
-	r.bar.Set64(s.DoneTasks - s.ResumedTasks)
-	return created
+	full := int(int64(barCells) * s.DoneTasks / s.TotalTasks)
+	full = min(max(full, 0), barCells)
+	return r.o.Label + ": |" + strings.Repeat("█", full) + strings.Repeat(" ", barCells-full) + "| " + words(s, d)
 }
 
 // line formats a status line.
 func (r *Reporter) line(s job.Status) string {
+	return r.o.Prefix + ": " + r.o.Label + ": " + words(s, all)
+}
+
+// words says how far s has got, in the same words for the bar and the
+// status lines, with the details d.
+func words(s job.Status, d detail) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s: ", r.o.Prefix, r.o.Label)
-	if s.TotalTasks > 0 {
-		fmt.Fprintf(&b, "%.1f%% (%d of %d batches, %d of %d tasks)", 100*float64(s.DoneTasks)/float64(s.TotalTasks),
-			s.DoneBatches, s.TotalBatches, s.DoneTasks, s.TotalTasks)
+	if s.TotalTasks <= 0 {
+		fmt.Fprintf(&b, "listing the tasks, %d batches done", s.DoneBatches)
 	} else {
-		fmt.Fprintf(&b, "%d batches done", s.DoneBatches)
-	}
-	run := s.DoneTasks - s.ResumedTasks
-	if secs := s.Elapsed.Seconds(); secs > 0 {
-		rate := float64(run) / secs
-		fmt.Fprintf(&b, ", %.0f tasks/s, elapsed %s", rate, clock(s.Elapsed))
-		if s.TotalTasks > 0 && rate > 0 {
-			left := time.Duration(float64(s.TotalTasks-s.DoneTasks) / rate * float64(time.Second))
-			fmt.Fprintf(&b, ", ETA %s", clock(left))
+		if !d.tasks {
+			fmt.Fprintf(&b, "%.1f%% (%d of %d batches)", 100*float64(s.DoneTasks)/float64(s.TotalTasks), s.DoneBatches, s.TotalBatches)
+		} else {
+			fmt.Fprintf(&b, "%.1f%% (%d of %d batches, %d of %d tasks)", 100*float64(s.DoneTasks)/float64(s.TotalTasks),
+				s.DoneBatches, s.TotalBatches, s.DoneTasks, s.TotalTasks)
+		}
+		if s.ResumedTasks > 0 && d.tasks {
+			fmt.Fprintf(&b, ", %.1f%% from earlier runs", 100*float64(s.ResumedTasks)/float64(s.TotalTasks))
 		}
 	}
-	if len(s.Workers) > 1 {
+	run := s.DoneTasks - s.ResumedTasks
+	secs := s.Elapsed.Seconds()
+	switch {
+	case !d.rate:
+	case run > 0 && secs > 0:
+		fmt.Fprintf(&b, ", %s tasks/s", rate(float64(run)/secs))
+	default:
+		b.WriteString(", no batch finished yet")
+	}
+	if d.elapsed {
+		fmt.Fprintf(&b, ", elapsed %s", clock(s.Elapsed))
+	}
+	if s.TotalTasks > 0 && run > 0 && s.Elapsed >= MinEstimate {
+		left := time.Duration(float64(s.TotalTasks-s.DoneTasks) / (float64(run) / secs) * float64(time.Second))
+		fmt.Fprintf(&b, ", left %s", clock(left))
+	}
+	if len(s.Workers) > 1 && d.tasks {
 		parts := make([]string, len(s.Workers))
 		for i, w := range s.Workers {
 			parts[i] = fmt.Sprintf("%s %d", w.Name, w.Batches)
@@ -178,6 +228,20 @@ func (r *Reporter) line(s job.Status) string {
 		fmt.Fprintf(&b, " [batches: %s]", strings.Join(parts, ", "))
 	}
 	return b.String()
+}
+
+// rate writes a rate with three significant digits and no exponent:
+// "2110", "12.5", "0.318".
+func rate(r float64) string {
+	switch {
+	case r >= 100:
+		return fmt.Sprintf("%.0f", r)
+	case r >= 10:
+		return fmt.Sprintf("%.1f", r)
+	case r >= 1:
+		return fmt.Sprintf("%.2f", r)
+	}
+	return fmt.Sprintf("%.3g", r)
 }
 
 // clock writes d as [Nd ]hh:mm:ss.
@@ -193,13 +257,19 @@ func clock(d time.Duration) string {
 	return s
 }
 
+// clearBar removes the bar from the screen.
+func (r *Reporter) clearBar() {
+	if r.shown {
+		fmt.Fprint(r.o.W, "\r\x1b[K")
+		r.shown = false
+	}
+}
+
 // Warn writes msg as a line of its own, moving the bar out of the way.
 func (r *Reporter) Warn(msg string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.bar != nil && r.gate.open {
-		r.bar.Clear()
-	}
+	r.clearBar()
 	fmt.Fprintln(r.o.W, msg)
 }
 
@@ -209,8 +279,5 @@ func (r *Reporter) Stop() {
 	<-r.done
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.bar != nil && r.gate.open {
-		r.bar.Clear()
-	}
-	r.bar = nil
+	r.clearBar()
 }

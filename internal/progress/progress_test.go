@@ -28,20 +28,46 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-func TestLine(t *testing.T) {
-	r := &Reporter{o: Options{Prefix: "nqueens-gpu", Label: "N=18 symmetry"}}
-	st := job.Status{DoneBatches: 250, TotalBatches: 1000, DoneTasks: 64000, TotalTasks: 256000,
-		ResumedTasks: 32000, Elapsed: 80 * time.Second}
-	want := "nqueens-gpu: N=18 symmetry: 25.0% (250 of 1000 batches, 64000 of 256000 tasks), 400 tasks/s, elapsed 00:01:20, ETA 00:08:00"
-	if got := r.line(st); got != want {
-		t.Errorf("line\n%q, want\n%q", got, want)
+// The status line and the bar say the same words at every stage of a
+// count: before the task list is known, before the first batch, before
+// the time left can be estimated, and after.
+func TestWords(t *testing.T) {
+	r := &Reporter{o: Options{Prefix: "nqueens-gpu", Label: "N=24 symmetry"}}
+	tests := []struct {
+		name string
+		st   job.Status
+		want string
+	}{
+		{"listing the tasks", job.Status{DoneBatches: 2, DoneTasks: 64, Elapsed: 30 * time.Second},
+			"listing the tasks, 2 batches done, 2.13 tasks/s, elapsed 00:00:30"},
+		{"nothing yet", job.Status{TotalBatches: 26076951, TotalTasks: 834462428, Elapsed: 50 * time.Second},
+			"0.0% (0 of 26076951 batches, 0 of 834462428 tasks), no batch finished yet, elapsed 00:00:50"},
+		{"too early for the time left", job.Status{DoneBatches: 1, TotalBatches: 16, DoneTasks: 256, TotalTasks: 4096, Elapsed: 2 * time.Second},
+			"6.2% (1 of 16 batches, 256 of 4096 tasks), 128 tasks/s, elapsed 00:00:02"},
+		{"running", job.Status{DoneBatches: 250, TotalBatches: 1000, DoneTasks: 64000, TotalTasks: 256000, ResumedTasks: 32000, Elapsed: 80 * time.Second},
+			"25.0% (250 of 1000 batches, 64000 of 256000 tasks), 12.5% from earlier runs, 400 tasks/s, elapsed 00:01:20, left 00:08:00"},
+		{"slow", job.Status{DoneBatches: 3, TotalBatches: 5000000, DoneTasks: 3, TotalTasks: 5000000, Elapsed: 10 * time.Second},
+			"0.0% (3 of 5000000 batches, 3 of 5000000 tasks), 0.3 tasks/s, elapsed 00:00:10, left 192d 21:37:36"},
+		{"several devices", job.Status{DoneBatches: 250, TotalBatches: 1000, DoneTasks: 250, TotalTasks: 1000, Elapsed: 10 * time.Second,
+			Workers: []job.WorkerStatus{{Name: "gpu0", Batches: 200}, {Name: "cpu", Batches: 50}}},
+			"25.0% (250 of 1000 batches, 250 of 1000 tasks), 25.0 tasks/s, elapsed 00:00:10, left 00:00:30 [batches: gpu0 200, cpu 50]"},
 	}
-	st.Workers = []job.WorkerStatus{{Name: "gpu0", Batches: 200}, {Name: "cpu", Batches: 50}}
-	if got := r.line(st); !strings.HasSuffix(got, " [batches: gpu0 200, cpu 50]") {
-		t.Errorf("line with workers %q", got)
+	for _, tt := range tests {
+		if got := r.line(tt.st); got != "nqueens-gpu: N=24 symmetry: "+tt.want {
+			t.Errorf("%s: line\n%q, want\n%q", tt.name, got, "nqueens-gpu: N=24 symmetry: "+tt.want)
+		}
+		bar := r.barText(tt.st, all)
+		if !strings.HasPrefix(bar, "N=24 symmetry: ") || !strings.HasSuffix(bar, tt.want) {
+			t.Errorf("%s: bar %q", tt.name, bar)
+		}
+		for i := 1; i < len(barDetails); i++ {
+			if shorter := r.barText(tt.st, barDetails[i]); len(shorter) > len(r.barText(tt.st, barDetails[i-1])) {
+				t.Errorf("%s: bar %d is longer than bar %d: %q", tt.name, i, i-1, shorter)
+			}
+		}
 	}
-	if got := r.line(job.Status{DoneBatches: 3}); got != "nqueens-gpu: N=18 symmetry: 3 batches done" {
-		t.Errorf("line before the plan %q", got)
+	if got := r.barText(job.Status{DoneTasks: 50, TotalTasks: 100, TotalBatches: 1}, all); !strings.HasPrefix(got, "N=24 symmetry: |██████████          | 50.0%") {
+		t.Errorf("bar graph %q", got)
 	}
 	if got := clock(49*time.Hour + 61*time.Second); got != "2d 01:01:01" {
 		t.Errorf("clock %q", got)
@@ -87,16 +113,23 @@ func TestBar(t *testing.T) {
 		if tasks > 1000 {
 			tasks = 1000
 		}
-		return job.Status{DoneTasks: tasks, TotalTasks: 1000, ResumedTasks: 0}
+		return job.Status{DoneBatches: int(tasks / 100), TotalBatches: 10, DoneTasks: tasks, TotalTasks: 1000, Elapsed: time.Second}
 	}
-	r := Start(Options{W: &out, Label: "N=17", Bar: true, Delay: time.Millisecond, Status: status})
+	r := Start(Options{W: &out, Label: "N=17 symmetry", Bar: true, Delay: time.Millisecond, Status: status, Width: func() int { return 80 }})
 	time.Sleep(3 * barTick)
+	r.Warn("p: a warning")
+	time.Sleep(2 * barTick)
 	r.Stop()
 	s := out.String()
-	if !strings.Contains(s, "N=17") || !strings.Contains(s, "/1000") || !strings.Contains(s, "tasks") {
+	if !strings.Contains(s, "\rN=17 symmetry: 10.0% (1 of 10 batches), 100 tasks/s, elapsed 00:00:01\x1b[K") || !strings.Contains(s, "\r\x1b[Kp: a warning\n") {
 		t.Errorf("bar output %q", s)
 	}
-	if !strings.HasSuffix(s, "\r") {
+	for _, draw := range strings.Split(s, "\r") {
+		if n := len([]rune(strings.TrimSuffix(draw, "\x1b[K"))); n > 79 {
+			t.Errorf("a line of %d columns on a terminal of 80: %q", n, draw)
+		}
+	}
+	if !strings.HasSuffix(s, "\r\x1b[K") {
 		t.Errorf("the bar was not cleared: %q", s[max(0, len(s)-40):])
 	}
 
