@@ -29,7 +29,10 @@ func TestReadTimes(t *testing.T) {
 		{name: "absurd warm-up", edit: func(d *Document) { d.Series[0].Results[0].WarmupSeconds[0] = 1e300 }, want: "warm-up run 1 is 1e+300 s"},
 		{name: "NaN", raw: func(s string) string { return strings.Replace(s, "0.0011,", "NaN,", 1) }, want: "not a bench JSON document: invalid character 'N'"},
 		{name: "beyond float64", raw: func(s string) string { return strings.Replace(s, "0.0011,", "1e400,", 1) }, want: "not a bench JSON document: json: cannot unmarshal number 1e400"},
-		{name: "a 100 KB label", edit: func(d *Document) { d.Series[0].Label = strings.Repeat("x", 100000); d.Series[0].Results[0].Seconds[0] = 0 },
+		{name: "a 100 KB label", edit: func(d *Document) {
+			d.Series[0].Label = strings.Repeat("x", 100000)
+			d.Series[0].Results[0].Seconds[0] = 0
+		},
 			want: `series "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"... (100000 bytes) N=12: run 1 is 0 s`},
 	}
 	for _, tc := range tests {
