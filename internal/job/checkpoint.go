@@ -75,9 +75,18 @@ type checkpoint struct {
 // MaxBatches bounds the batches of a job that keeps a checkpoint, and
 // with it the size of a checkpoint file. It covers every default job up
 // to N=28, the largest N: the symmetry boards of N=28 at the default
-// depth 8 are 5,147,588,551 tasks, which even in batches of 8 are under
-// 2^30 batches.
+// depth 8 (boards28) are under 2^30 batches even in batches of 8, and
+// nq.DefaultBatch keeps them under 2^28.
 const MaxBatches = 1 << 30
+
+// boards28 is the number of symmetry boards of N=28 at its default depth
+// 8, as tasks.EnumerateBoards lists them: the task count of the largest
+// default job.
+const boards28 = 5_147_588_551
+
+// checkpointBytes is about the size of a checkpoint of a job of batches
+// batches: the base64 of its bitmap and about 2 KiB of the rest.
+func checkpointBytes(batches int64) int64 { return (batches/8+2)/3*4 + 2048 }
 
 // MaxCheckpointBytes is the most a checkpoint file can hold: the bitmap
 // of MaxBatches batches in base64 (171 MiB, for a job of N=28 cut into the
@@ -114,9 +123,10 @@ func loadCheckpoint(path string) (*checkpoint, error) {
 	case errors.As(err, &nr):
 		return nil, &CheckpointError{Path: path, Reason: "is " + nr.Kind + ", not a regular file", Err: err}
 	case errors.As(err, &tl):
+		b28 := (boards28 + int64(nq.DefaultBatch(28)) - 1) / int64(nq.DefaultBatch(28))
 		return nil, &CheckpointError{Path: path, Err: err, Reason: fmt.Sprintf(
-			"is larger than %s, the most a checkpoint can hold (a job of N=28 in %d batches); it is not a checkpoint",
-			fsutil.FormatBytes(tl.Max), MaxBatches)}
+			"is larger than %s, the most a checkpoint can hold (a job of 2^30 batches; N=28 has %d batches at its default depth and batch size, a checkpoint of about %s); it is not a checkpoint",
+			fsutil.FormatBytes(tl.Max), b28, fsutil.FormatBytes(checkpointBytes(b28)))}
 	case err != nil:
 		return nil, &CheckpointError{Path: path, Reason: fmt.Sprintf("cannot be read (%v)", err), Err: err}
 	}

@@ -168,7 +168,7 @@ func TestCheckpointFiles(t *testing.T) {
 				f.Close()
 				return []string{"ck"}
 			},
-			want: fmt.Sprintf("checkpoint CK is larger than %s, the most a checkpoint can hold (a job of N=28 in 1073741824 batches); it is not a checkpoint",
+			want: fmt.Sprintf("checkpoint CK is larger than %s, the most a checkpoint can hold (a job of 2^30 batches; N=28 has 160862143 batches at its default depth and batch size, a checkpoint of about 25.6 MiB); it is not a checkpoint",
 				fsutil.FormatBytes(MaxCheckpointBytes)),
 		},
 		{
