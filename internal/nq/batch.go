@@ -8,8 +8,9 @@ package nq
 // signal waits for, so its cost is what kill -9 loses beyond the last
 // checkpoint, per CPU worker. The cost of a task at the default depth
 // (tasks.DefaultDepth: 7 rows up to N=23, 8 from N=24 on), with the
-// symmetry algorithm on one core of the development VM (a shared Xeon,
-// the mean of a spread sample of 256-task batches, 2026-11):
+// symmetry algorithm on one core of the development VM (2 cores of an
+// "AMD EPYC" as /proc/cpuinfo names it, shared with other jobs; the mean
+// of a spread sample of 256-task batches, 2026-11):
 //
 //	N   boards          per task   batch of 256   DefaultBatch  its batch
 //	18      4,388,380     33 µs       8 ms          256           8 ms
