@@ -8,9 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
+
+// errHeld is what tryFlock returns when another holds the lock.
+var errHeld = errors.New("held")
 
 // Lock is an exclusive lock on a file, held through flock(2) on a lock
 // file beside it (the file's name plus ".lock", after following symbolic
@@ -71,8 +72,8 @@ func TryLock(path string) (*Lock, error) {
 		if err != nil {
 			return nil, fmt.Errorf("cannot create the lock file %s (%w)", lp, unwrapPath(err))
 		}
-		err = unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
-		if errors.Is(err, unix.EWOULDBLOCK) {
+		err = tryFlock(f)
+		if errors.Is(err, errHeld) {
 			pid, host := readHolder(f)
 			f.Close()
 			return nil, &HeldError{Path: path, File: lp, PID: pid, Host: host}

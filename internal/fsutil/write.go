@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
 // maxLinks bounds the symbolic links Resolve follows, as the kernel does.
@@ -93,8 +91,8 @@ func ownerOf(target string) (owner, error) {
 		return owner{}, &NotRegularError{target, kindOf(fi.Mode())}
 	}
 	o := owner{exists: true, perm: fi.Mode().Perm() | fi.Mode()&(fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky), uid: -1, gid: -1}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		o.uid, o.gid = int(st.Uid), int(st.Gid)
+	if uid, gid, ok := ownerIDs(fi); ok {
+		o.uid, o.gid = uid, gid
 	}
 	return o, nil
 }
@@ -111,8 +109,8 @@ func (o owner) match(f *os.File) error {
 	if err != nil {
 		return err
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok || o.uid < 0 || (int(st.Uid) == o.uid && int(st.Gid) == o.gid) {
+	uid, gid, ok := ownerIDs(fi)
+	if !ok || o.uid < 0 || (uid == o.uid && gid == o.gid) {
 		return nil
 	}
 	if err := f.Chown(o.uid, o.gid); err != nil {
@@ -166,7 +164,7 @@ func CheckWritable(path string) error {
 		if o.perm&0o222 == 0 {
 			return &ReadOnlyError{target, o.perm}
 		}
-		if err := unix.Access(target, unix.W_OK); err != nil {
+		if err := canWrite(target); err != nil {
 			return fmt.Errorf("%s cannot be written (%w)", target, err)
 		}
 	} else {
