@@ -1,7 +1,6 @@
 package job
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,32 +12,30 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nqueens-gpu/nqueens-gpu/cpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
-// realShards counts the m shards of n with the CPU in batches of 8 tasks
-// and returns their records as a shard run writes them, one JSON line
-// each.
-func realShards(t *testing.T, n int, algo nq.Algo, m int) []string {
+// shardLines returns the records of the m shards of a fake job of N=n
+// (symmetry, nb batches) as shard runs write them, one JSON line each.
+// Their sums split the published classes of n among the shards, so that
+// they merge to the published counts.
+func shardLines(t *testing.T, n, m, nb int) []string {
 	t.Helper()
+	plan, _ := fakePlan(nb)(Spec{N: n, Algo: nq.Symmetry})
+	cl := known.ClassTable[n]
 	var lines []string
 	for i := 0; i < m; i++ {
 		sh := Shard{Index: i, Count: m}
-		w := Worker{Name: "cpu", Run: func(ctx context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
-			_, err := cpu.SolvePartial(ctx, n, algo, cpu.Options{Workers: 1, Batch: 8, Select: sel, Done: done})
-			return err
-		}}
-		j, err := New(Config{Spec: Spec{N: n, Algo: algo, Batch: 8}, Shard: sh, Workers: []Worker{w}, NeedPlan: true})
-		if err != nil {
-			t.Fatal(err)
+		// Shard i gets a share of each class; the last one the rest.
+		share := func(c uint64) uint64 {
+			if i == m-1 {
+				return c - uint64(m-1)*(c/uint64(m))
+			}
+			return c / uint64(m)
 		}
-		res, err := j.Run(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := NewShardResult(res.Plan, sh, res)
+		res := Result{Batches: sh.Batches(nb), Partial: nq.Partial{0, share(cl.C2), share(cl.C4), share(cl.C8)}}
+		r := NewShardResult(plan, sh, res)
 		r.Version, r.Backend, r.Device, r.Seconds = "test", "cpu", "cpu", 0.25
 		data, err := json.Marshal(r)
 		if err != nil {
@@ -93,9 +90,10 @@ func sourcesOf(t *testing.T, lines []string) []Source {
 // Merge trusts nothing it reads: edited, damaged, out-of-range and
 // inconsistent records are refused with one line that names them.
 func TestMergeShards(t *testing.T) {
-	good := realShards(t, 11, nq.Symmetry, 4)
+	const nb = 10
+	good := shardLines(t, 11, 4, nb)
 	srcs := sourcesOf(t, good)
-	m, err := MergeShards(srcs, MakePlan)
+	m, err := MergeShards(srcs, fakePlan(nb))
 	want, _ := known.Lookup(11)
 	if err != nil || m.Counts.Total() != want.Total || m.Counts.Unique() != want.Unique || m.N != 11 || m.Shards != 4 || m.Seconds != 1 {
 		t.Fatalf("merge of good shards: %+v, %v", m, err)
@@ -122,7 +120,6 @@ func TestMergeShards(t *testing.T) {
 		return r.Sums
 	}
 	huge := strings.Repeat("k", 10000)
-	plan, _ := MakePlan(Spec{N: 11, Algo: nq.Symmetry, Batch: 8})
 	var r0 ShardResult
 	json.Unmarshal([]byte(good[0]), &r0)
 	tests := []struct {
@@ -149,13 +146,13 @@ func TestMergeShards(t *testing.T) {
 		{"N=99", change(0, func(l string) string { return reseal(t, edit(t, l, "n", 99)) }),
 			"shards.jsonl:1 claims N=99: N=99 is out of range: N must be between 1 and 28", true},
 		{"N that does not match the fingerprint", all(func(l string) string { return reseal(t, edit(t, l, "n", 12)) }),
-			"shards.jsonl:1: its fingerprint is not that of its own job (N=12 -algo symmetry, depth 3, batches of 8): fingerprints ", true},
+			"shards.jsonl:1: its fingerprint is not that of its own job (N=12 -algo symmetry, depth 0, batches of 256): fingerprints ", true},
 		{"unknown algorithm", change(3, func(l string) string { return reseal(t, edit(t, l, "algo", "quantum")) }),
 			`shards.jsonl:4 claims an unknown algorithm "quantum"`, true},
 		{"another depth", all(func(l string) string { return reseal(t, edit(t, l, "depth", 4)) }),
-			"its fingerprint is not that of its own job (N=11 -algo symmetry, depth 4, batches of 8)", false},
+			"shards.jsonl:1 states N=11 -algo symmetry, depth 4, batches of 256, but that job has depth 0 and batches of 256", false},
 		{"another job size", all(func(l string) string { return reseal(t, edit(t, edit(t, l, "job_batches", 4), "batches", 1)) }),
-			fmt.Sprintf("shards.jsonl:1 states a job of 4 batches, but N=11 -algo symmetry, depth 3, batches of 8 has %d", plan.Batches), false},
+			fmt.Sprintf("shards.jsonl:1 states a job of 4 batches, but N=11 -algo symmetry, depth 0, batches of 256 has %d", nb), false},
 		{"no checksum", change(0, func(l string) string { return edit(t, l, "sha256", nil) }),
 			"shards.jsonl:1 has no checksum: it was written by a version of nqueens-gpu before shard results had one; count the shard again", true},
 		{"no batch size", all(func(l string) string { return reseal(t, edit(t, l, "batch", 0)) }),
@@ -193,7 +190,7 @@ func TestMergeShards(t *testing.T) {
 			if rerr != nil {
 				t.Fatal(rerr)
 			}
-			_, err := MergeShards(srcs, MakePlan)
+			_, err := MergeShards(srcs, fakePlan(nb))
 			if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") || len(err.Error()) > 400 {
 				t.Errorf("error %.500v\nwant %q", err, tt.want)
 			}
@@ -208,22 +205,8 @@ func TestMergeShards(t *testing.T) {
 		s.Orbit8 += 8
 		return reseal(t, edit(t, l, "sums", s))
 	}))
-	if _, err := MergeShards(srcs, MakePlan); !errors.Is(err, ErrPublished) {
+	if _, err := MergeShards(srcs, fakePlan(nb)); !errors.Is(err, ErrPublished) {
 		t.Errorf("not ErrPublished: %v", err)
-	}
-}
-
-// Every algorithm's shards merge to the published counts through the
-// plan check, including boards too small to split.
-func TestMergeShardsAlgos(t *testing.T) {
-	for _, algo := range nq.Algos() {
-		for _, n := range []int{1, 4, 9} {
-			m, err := MergeShards(sourcesOf(t, realShards(t, n, algo, 3)), MakePlan)
-			want, _ := known.Lookup(n)
-			if err != nil || m.Counts.Total() != want.Total || m.Counts.Unique() != want.Unique {
-				t.Errorf("%s N=%d: %v, %v", algo, n, m.Counts, err)
-			}
-		}
 	}
 }
 
@@ -232,7 +215,7 @@ func TestMergeShardsAlgos(t *testing.T) {
 func TestReadShardFile(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.json")
-	lines := realShards(t, 8, nq.Symmetry, 2)
+	lines := shardLines(t, 8, 2, 5)
 	os.WriteFile(good, []byte(lines[0]+"\n\n"+lines[1]+"\n"), 0o644)
 	fifo := filepath.Join(dir, "fifo")
 	syscall.Mkfifo(fifo, 0o644)
@@ -267,7 +250,7 @@ func TestReadShardFile(t *testing.T) {
 	if err != nil || len(srcs) != 2 || srcs[0].Name != good+":1" || srcs[1].Name != good+":3" {
 		t.Fatalf("good file: %+v, %v", srcs, err)
 	}
-	if _, err := MergeShards(srcs, MakePlan); err != nil {
+	if _, err := MergeShards(srcs, fakePlan(5)); err != nil {
 		t.Error(err)
 	}
 	for p, b := range before {
