@@ -26,6 +26,7 @@ var variants = []struct {
 	{"symmetry-dynamic", nq.Symmetry, Options{Dynamic: true}},
 	{"symmetry-smem", nq.Symmetry, Options{SharedStack: true}},
 	{"symmetry-smem-256", nq.Symmetry, Options{SharedStack: true, Threads: 256}},
+	{"symmetry-variant-dynamic", nq.Symmetry, Options{Variant: Dynamic, Threads: 64}},
 	{"carrychain", nq.CarryChain, Options{}},
 }
 
@@ -106,8 +107,7 @@ func runBoards(t *testing.T, b *Backend, bs *tasks.Boards, tune launchTuning) (n
 	var nodes uint64
 	perTask := 4 * (bs.Depth + 3)
 	err := b.ctx.Do("count random boards", func() {
-		p, nodes = b.consume(context.Background(), bs.N, nq.Symmetry, bs.Depth, bs.Depth, perTask, bs.Len(),
-			tune, &target, groups, nil)
+		p, nodes = b.consume(context.Background(), bs.N, bs.Depth, perTask, bs.Len(), tune, &target, groups, nil)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -125,17 +125,19 @@ func TestRandomBoardsLargeN(t *testing.T) {
 		depth := n - 15
 		bs := taskstest.RandomSymmetryBoards(n, depth, 2000, 11)
 		want := host.Boards(bs)
-		for _, tune := range []launchTuning{
-			{threads: 128},
-			{threads: 128, dynamic: true},
-			{threads: 128, dynamic: true, shared: true, sharedBytes: 4 * SymWords(n, depth) * 128},
-		} {
-			tune.target = time.Second
-			tune.nodes = true
+		for _, v := range Variants(nq.Symmetry) {
+			kernel, err := lookupKernel(nq.Symmetry, v, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tune := launchTuning{kernel: kernel, threads: 128, target: time.Second, nodes: true}
+			if kernel.sharedBytes != nil {
+				tune.sharedBytes = kernel.sharedBytes(n, depth, tune.threads)
+			}
 			p, nodes := runBoards(t, b, bs, tune)
 			got := host.Counts{C2: p[1], C4: p[2], C8: p[3], Nodes: nodes}
 			if got != want {
-				t.Errorf("N=%d depth=%d %s: GPU %+v, host %+v", n, depth, kernelName(nq.Symmetry, tune), got, want)
+				t.Errorf("N=%d depth=%d %s: GPU %+v, host %+v", n, depth, tune.kernelName(), got, want)
 			}
 		}
 	}

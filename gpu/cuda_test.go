@@ -201,8 +201,20 @@ $L__BB0_2:
 }
 `
 
-// TestLaunch JIT-compiles a small kernel into the context and checks the
-// launch helper's argument passing (pointers, 32- and 64-bit values).
+// selftestArgs is an argument block for nq_selftest as the wrappers
+// (launch_*.go) build them: one field per parameter of the parameter's
+// size, 32-bit ones next to 64-bit ones, and the pointers to them.
+type selftestArgs struct {
+	out, sum devPtr
+	n        int32
+	base     int64
+	step     uint32
+	argptr   [5]unsafe.Pointer
+}
+
+// TestLaunch JIT-compiles a small kernel into the context and launches it
+// through streamLauncher with a wrapper-style argument block (pointers,
+// 32- and 64-bit values).
 func TestLaunch(t *testing.T) {
 	b := openOrSkip(t)
 	const n = 1000
@@ -221,7 +233,10 @@ func TestLaunch(t *testing.T) {
 		dSum := cu.MemAlloc(8)
 		defer cu.MemFree(dSum)
 		cu.MemsetD32(dSum, 0, 2)
-		Launch(f, (n+127)/128, 128, 0, dOut, dSum, int32(n), base, uint32(step))
+		a := &selftestArgs{out: devPtr(dOut), sum: devPtr(dSum), n: n, base: base, step: step}
+		a.argptr = [...]unsafe.Pointer{unsafe.Pointer(&a.out), unsafe.Pointer(&a.sum), unsafe.Pointer(&a.n),
+			unsafe.Pointer(&a.base), unsafe.Pointer(&a.step)}
+		streamLauncher(0).launch(kernelFunc(f), launchShape{blocks: (n + 127) / 128, threads: 128}, a.argptr[:])
 		b.ctx.Synchronize()
 		cu.MemcpyDtoH(unsafe.Pointer(&out[0]), dOut, 8*n)
 		cu.MemcpyDtoH(unsafe.Pointer(&sum), dSum, 8)

@@ -46,19 +46,25 @@ type Options struct {
 	// LaunchTime is the kernel time each launch aims at; 0 means
 	// DefaultLaunchTime. The launch size adapts to the measured throughput.
 	LaunchTime time.Duration
+	// Variant selects the kernel of the algorithm by its variant (see
+	// Variants); an algorithm without that variant is an error. Empty
+	// means the shortcuts below, or Static.
+	Variant Variant
 	// Dynamic selects the symmetry kernel whose threads take boards from a
 	// shared counter until none is left (a few blocks per SM), instead of
-	// one board per thread. The carry-chain kernel ignores it.
+	// one board per thread: Variant Dynamic. The carry-chain kernel
+	// ignores it.
 	Dynamic bool
 	// SharedStack selects the dynamic symmetry kernel that keeps the
 	// threads' search stacks in shared memory (nq_symmetry_boards_smem),
-	// NQ_SYM_WORDS(N, Depth) 32-bit words per thread; it implies Dynamic.
-	// The carry-chain kernel ignores it.
+	// NQ_SYM_WORDS(N, Depth) 32-bit words per thread: Variant
+	// SharedStacks; it implies Dynamic. The carry-chain kernel ignores it.
 	SharedStack bool
-	// Nodes, if not nil, makes the run use the kernels that also count
-	// their search nodes (kernels/nodes.cu; slower, for measurement) and
-	// receives their sum. A node is a queen placed by a search loop, so a
-	// count depends on N, the algorithm and the depth only.
+	// Nodes, if not nil, makes the run use the kernels' twins that also
+	// count their search nodes (NAME_nodes, built with NQ_NODES=1; slower,
+	// for measurement) and receives their sum. A node is a queen placed by
+	// a search loop, so a count depends on N, the algorithm and the depth
+	// only.
 	Nodes *uint64
 }
 
@@ -99,20 +105,4 @@ func CheckTuning(threads int, launch time.Duration) error {
 		return fmt.Errorf("GPU launch time %v: want 1ms to 10s", launch)
 	}
 	return nil
-}
-
-// Algos lists the algorithms that have a GPU kernel.
-func Algos() []nq.Algo { return []nq.Algo{nq.Symmetry, nq.CarryChain} }
-
-// DefaultAlgo is the fastest GPU kernel.
-const DefaultAlgo = nq.Symmetry
-
-// Supports reports whether algo has a GPU kernel.
-func Supports(algo nq.Algo) bool {
-	for _, a := range Algos() {
-		if a == algo {
-			return true
-		}
-	}
-	return false
 }
