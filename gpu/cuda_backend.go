@@ -12,9 +12,14 @@ type Backend struct {
 	info DeviceInfo
 }
 
-// Open creates a context on GPU ordinal and loads the kernels.
+// Open creates a context on GPU ordinal and loads the kernels. Its error
+// is one of the causes of gpu.go (an *OrdinalError for an ordinal that does
+// not exist) or a driver failure (*Error).
 func Open(ordinal int) (*Backend, error) {
 	if err := initDriver(); err != nil {
+		return nil, err
+	}
+	if err := checkOrdinal(ordinal); err != nil {
 		return nil, err
 	}
 	var info DeviceInfo

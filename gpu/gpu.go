@@ -2,18 +2,133 @@
 //
 // The CUDA code is compiled only with the build tag "cuda"; without it every
 // entry point returns ErrNoCUDA so that callers can fall back to the CPU.
+// With it, a machine without a usable GPU gets ErrNoDriver, ErrNoDevice,
+// ErrNoSuchGPU or ErrDriver (see Fix).
 package gpu
 
 import (
 	"errors"
 	"fmt"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
-// ErrNoCUDA is returned when the binary was built without the cuda tag.
-var ErrNoCUDA = errors.New("built without CUDA")
+// Why no GPU can count. Devices, Open and Driver return errors that
+// errors.Is matches against exactly one of these (wrapping the driver's
+// own error, where there is one), and whose text names the cause; Fix says
+// what the user can do about it.
+var (
+	// ErrNoCUDA: the binary was built without the cuda tag.
+	ErrNoCUDA = errors.New("built without CUDA")
+	// ErrNoDriver: the NVIDIA driver is not there: its library
+	// libcuda.so.1 cannot be loaded, or it is installed but the kernel
+	// module is not loaded.
+	ErrNoDriver = errors.New("no NVIDIA driver")
+	// ErrNoDevice: the driver is there and finds no GPU
+	// (CUDA_ERROR_NO_DEVICE, or no device counted).
+	ErrNoDevice = errors.New("the NVIDIA driver finds no GPU")
+	// ErrNoSuchGPU: a GPU ordinal that does not exist (an *OrdinalError
+	// says which and how many there are).
+	ErrNoSuchGPU = errors.New("no such GPU")
+	// ErrDriver: the driver is there and fails to start (cuInit), for
+	// instance because its library and kernel module differ in version.
+	ErrDriver = errors.New("the NVIDIA driver failed")
+)
+
+// OrdinalError is the error of Open for a GPU ordinal that does not exist.
+// It matches ErrNoSuchGPU.
+type OrdinalError struct {
+	Ordinal int // the ordinal asked for
+	Count   int // the GPUs the driver finds
+}
+
+// Error says which ordinal and how many GPUs there are: "no GPU 3: the
+// NVIDIA driver finds 1 GPU (ordinal 0)".
+func (e *OrdinalError) Error() string {
+	switch e.Count {
+	case 0:
+		return fmt.Sprintf("no GPU %d: the NVIDIA driver finds no GPU", e.Ordinal)
+	case 1:
+		return fmt.Sprintf("no GPU %d: the NVIDIA driver finds 1 GPU (ordinal 0)", e.Ordinal)
+	}
+	return fmt.Sprintf("no GPU %d: the NVIDIA driver finds %d GPUs (ordinals 0 to %d)", e.Ordinal, e.Count, e.Count-1)
+}
+
+// Is makes errors.Is(err, ErrNoSuchGPU) hold.
+func (e *OrdinalError) Is(target error) bool { return target == ErrNoSuchGPU }
+
+// Fix says, in one clause, what the user can do about err, one of the
+// causes above; it returns "" for any other error.
+func Fix(err error) string {
+	switch {
+	case errors.Is(err, ErrNoCUDA):
+		return "build the GPU variant with make where the CUDA toolkit is installed (make cuda-deps, or Debian's nvidia-cuda-toolkit)"
+	case errors.Is(err, ErrNoDriver):
+		return "install the NVIDIA driver (in a container: run it with the GPUs, docker run --gpus all); nvidia-smi must list the GPU"
+	case errors.Is(err, ErrNoDevice):
+		return "nvidia-smi lists the GPUs the driver sees (in a container: docker run --gpus all; CUDA_VISIBLE_DEVICES hides GPUs)"
+	case errors.Is(err, ErrNoSuchGPU):
+		return "nqueens-gpu devices lists the GPUs; -device takes their ordinals"
+	case errors.Is(err, ErrDriver):
+		return "nvidia-smi shows what is wrong with the driver (after a driver update: reboot)"
+	}
+	return ""
+}
+
+// DriverInfo describes the NVIDIA driver, for devices and bench.
+type DriverInfo struct {
+	// Version is the kernel module's version, e.g. "535.183.01", from
+	// /proc/driver/nvidia/version; "" when no module is loaded.
+	Version string
+	// CUDA is the newest CUDA version the driver supports, 1000*major +
+	// 10*minor (cuDriverGetVersion; 12020 for 12.2); 0 when unknown.
+	CUDA int
+	// Library is the file the driver library libcuda.so.1 was loaded
+	// from; "" when it was not.
+	Library string
+}
+
+// CUDAVersion is CUDA as "major.minor", or "" when unknown.
+func (d DriverInfo) CUDAVersion() string {
+	if d.CUDA <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d.%d", d.CUDA/1000, d.CUDA%1000/10)
+}
+
+// procVersion is the file the NVIDIA kernel module says its version in.
+var procVersion = "/proc/driver/nvidia/version"
+
+// moduleVersion returns the kernel module's version from the text of
+// /proc/driver/nvidia/version ("NVRM version: NVIDIA UNIX x86_64 Kernel
+// Module  535.183.01  ..." or "... Open Kernel Module for x86_64
+// 550.54.15 ..."), or "".
+func moduleVersion(text string) string {
+	line, _, _ := strings.Cut(text, "\n")
+	_, rest, ok := strings.Cut(line, "Kernel Module")
+	if !ok {
+		return ""
+	}
+	for _, f := range strings.Fields(rest) {
+		if f != "" && f[0] >= '0' && f[0] <= '9' && strings.Contains(f, ".") {
+			return f
+		}
+	}
+	return ""
+}
+
+// readModuleVersion is moduleVersion of procVersion; ok is false when the
+// file does not exist (no kernel module loaded).
+func readModuleVersion() (version string, ok bool) {
+	b, err := os.ReadFile(procVersion)
+	if err != nil {
+		return "", false
+	}
+	return moduleVersion(string(b)), true
+}
 
 // DeviceInfo describes one GPU.
 type DeviceInfo struct {

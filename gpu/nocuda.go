@@ -11,6 +11,17 @@ import (
 // Devices lists the GPUs the driver reports.
 func Devices() ([]DeviceInfo, error) { return nil, ErrNoCUDA }
 
+// Driver describes the NVIDIA driver. Without CUDA only the kernel
+// module's version is known, and the error is ErrNoCUDA.
+func Driver() (DriverInfo, error) {
+	v, _ := readModuleVersion()
+	return DriverInfo{Version: v}, ErrNoCUDA
+}
+
+// DriverVersion returns the CUDA version the driver supports and the file
+// the driver library was loaded from; ErrNoCUDA without CUDA.
+func DriverVersion() (version int, path string, err error) { return 0, "", ErrNoCUDA }
+
 // Backend runs the kernels on one GPU.
 type Backend struct{}
 
