@@ -31,7 +31,7 @@ why_not() {
 	# cuda.h through the C compiler, as cgo will include it (the gpu
 	# package adds -I/usr/local/cuda/include).
 	# shellcheck disable=SC2046 # CGO_CFLAGS is a list of flags
-	if ! printf '\043include <cuda.h>\n' |
+	if ! printf '\043include <cuda.h>\n\043ifndef CUDA_VERSION\n\043error cuda.h without CUDA_VERSION\n\043endif\n' |
 		"$@" $("$GO" env CGO_CFLAGS) -I/usr/local/cuda/include -E -x c - >/dev/null 2>&1; then
 		echo "no cuda.h"
 		return
