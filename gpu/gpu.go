@@ -9,39 +9,21 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
 // ErrNoCUDA is returned when the binary was built without the cuda tag.
 var ErrNoCUDA = errors.New("built without CUDA")
 
-// DeviceInfo describes one GPU.
-type DeviceInfo struct {
-	Ordinal  int
-	Name     string
-	SMs      int    // streaming multiprocessors
-	Major    int    // compute capability
-	Minor    int    //
-	MemBytes uint64 // global memory
-}
+// DeviceInfo describes one GPU; it is the device layer's description.
+type DeviceInfo = device.GPU
 
-// Options tunes a GPU run. The zero value picks sensible defaults. Depth and
-// Batch number the batches exactly as cpu.Options do, so that batches,
-// checkpoints and shards mean the same tasks on every backend.
-type Options struct {
-	// Depth is the number of rows of the partial boards; 0 means
-	// tasks.DefaultDepth.
-	Depth int
-	// Batch is the number of tasks in a numbered batch; 0 means
-	// cpu.DefaultBatch. A launch covers many batches.
-	Batch int
-	// Select, if not nil, picks the batches to search by index.
-	Select func(batch int) bool
-	// Done, if not nil, is called after each launch with the indexes of the
-	// batches it covered and their summed partials (see nq.Reduce).
-	Done func(batches []int, p nq.Partial)
-	// Threads is the kernels' block size, a multiple of 32 from 32 to 1024;
-	// 0 means DefaultThreads.
+// Tuning chooses the kernel variant and the launch shape of a GPU
+// backend's counts (the -gpu-* flags). The zero value is the default.
+type Tuning struct {
+	// Threads is the kernels' block size, a multiple of 32 from 32 to
+	// 1024; 0 means DefaultThreads.
 	Threads int
 	// LaunchTime is the kernel time each launch aims at; 0 means
 	// DefaultLaunchTime. The launch size adapts to the measured throughput.
@@ -54,6 +36,32 @@ type Options struct {
 	// threads' search stacks in shared memory (nq_symmetry_boards_smem),
 	// NQ_SYM_WORDS(N, Depth) 32-bit words per thread; it implies Dynamic.
 	// The carry-chain kernel ignores it.
+	SharedStack bool
+	// Nodes makes the counts use the kernels that also count their search
+	// nodes (kernels/nodes.cu; slower, for measurement); Backend.TakeNodes
+	// returns their sum.
+	Nodes bool
+}
+
+// Options tunes one SolvePartial call: the batches of the spec (Depth and
+// Batch number them exactly as on the CPU, so that batches, checkpoints
+// and shards mean the same tasks on every backend) and the kernel.
+type Options struct {
+	// Depth is the number of rows of the partial boards; 0 means the
+	// default of nq.Spec.
+	Depth int
+	// Batch is the number of tasks in a numbered batch; 0 means
+	// nq.DefaultBatch. A launch covers many batches.
+	Batch int
+	// Select, if not nil, picks the batches to search by index.
+	Select func(batch int) bool
+	// Done, if not nil, is called after each launch with the indexes of the
+	// batches it covered and their summed partials (see nq.Reduce).
+	Done func(batches []int, p nq.Partial)
+	// Threads, LaunchTime, Dynamic and SharedStack are those of Tuning.
+	Threads     int
+	LaunchTime  time.Duration
+	Dynamic     bool
 	SharedStack bool
 	// Nodes, if not nil, makes the run use the kernels that also count
 	// their search nodes (kernels/nodes.cu; slower, for measurement) and
@@ -103,9 +111,6 @@ func CheckTuning(threads int, launch time.Duration) error {
 
 // Algos lists the algorithms that have a GPU kernel.
 func Algos() []nq.Algo { return []nq.Algo{nq.Symmetry, nq.CarryChain} }
-
-// DefaultAlgo is the fastest GPU kernel.
-const DefaultAlgo = nq.Symmetry
 
 // Supports reports whether algo has a GPU kernel.
 func Supports(algo nq.Algo) bool {

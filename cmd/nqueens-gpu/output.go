@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
@@ -114,14 +115,27 @@ type jsonRecord struct {
 	DeviceName string  `json:"device_name,omitempty"` // the GPU's name
 }
 
+// origin is where counts come from, as the JSON records say it.
+type origin struct {
+	backend    string // "cpu", "gpu" or "gpu+cpu"
+	device     string // "cpu", the GPU ordinals ("0", "0,1,cpu")
+	deviceName string // the GPUs' names
+	algo       nq.Algo
+}
+
+// originOf describes the devices of a count.
+func originOf(d *device.Devices) origin {
+	return origin{backend: d.Kind, device: d.Device, deviceName: d.DeviceName, algo: d.Algo}
+}
+
 // jsonWriter writes one JSON object per N and line.
 type jsonWriter struct {
 	enc *json.Encoder
-	b   *backend
+	o   origin
 }
 
-func newJSONWriter(w io.Writer, b *backend) *jsonWriter {
-	return &jsonWriter{enc: json.NewEncoder(w), b: b}
+func newJSONWriter(w io.Writer, o origin) *jsonWriter {
+	return &jsonWriter{enc: json.NewEncoder(w), o: o}
 }
 
 func (j *jsonWriter) write(n int, res job.Result, elapsed time.Duration) error {
@@ -133,10 +147,10 @@ func (j *jsonWriter) row(n int, c nq.Counts, elapsed time.Duration) error {
 		N:          n,
 		CountsJSON: c.JSON(),
 		Seconds:    elapsed.Seconds(),
-		Backend:    j.b.kind,
-		Algo:       string(j.b.algo),
-		Device:     j.b.device,
-		DeviceName: j.b.deviceName,
+		Backend:    j.o.backend,
+		Algo:       string(j.o.algo),
+		Device:     j.o.device,
+		DeviceName: j.o.deviceName,
 	})
 }
 
@@ -146,7 +160,7 @@ func (j *jsonWriter) row(n int, c nq.Counts, elapsed time.Duration) error {
 type shardWriter struct {
 	w     io.Writer
 	json  bool
-	b     *backend
+	o     origin
 	shard job.Shard
 }
 
@@ -155,7 +169,7 @@ func (s *shardWriter) write(n int, res job.Result, elapsed time.Duration) error 
 	r := job.ShardResult{
 		Kind:        job.ShardKind,
 		N:           n,
-		Algo:        s.b.algo,
+		Algo:        s.o.algo,
 		Shard:       s.shard.Index,
 		Shards:      m,
 		Batches:     res.Batches,
@@ -163,16 +177,16 @@ func (s *shardWriter) write(n int, res job.Result, elapsed time.Duration) error 
 		Fingerprint: res.Plan.Fingerprint(),
 		Sums:        job.SumsOf(res.Partial),
 		Version:     programVersion(),
-		Backend:     s.b.kind,
-		Device:      s.b.device,
-		DeviceName:  s.b.deviceName,
+		Backend:     s.o.backend,
+		Device:      s.o.device,
+		DeviceName:  s.o.deviceName,
 		Seconds:     elapsed.Seconds(),
 	}
 	if s.json {
 		return json.NewEncoder(s.w).Encode(r)
 	}
 	_, err := fmt.Fprintf(s.w, "N=%d %s shard %d/%d: its %d of the job's %d batches counted in %s; partial sums %d %d %d %d by orbit size 1 2 4 8 (not counts: merge the -json results of all %d shards with '%s merge')\n",
-		n, s.b.algo, s.shard.Index, m, res.Batches, res.Plan.Batches, formatElapsed(elapsed),
+		n, s.o.algo, s.shard.Index, m, res.Batches, res.Plan.Batches, formatElapsed(elapsed),
 		r.Sums.Orbit1, r.Sums.Orbit2, r.Sums.Orbit4, r.Sums.Orbit8, m, progName)
 	return err
 }

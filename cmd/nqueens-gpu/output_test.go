@@ -166,7 +166,7 @@ func TestJSONRun(t *testing.T) {
 // exact JSON integers.
 func TestJSONBigNumbers(t *testing.T) {
 	var b bytes.Buffer
-	j := newJSONWriter(&b, &backend{kind: "gpu", device: "1", deviceName: "X", algo: nq.CarryChain})
+	j := newJSONWriter(&b, origin{backend: "gpu", device: "1", deviceName: "X", algo: nq.CarryChain})
 	c := nq.Counts{C8: math.MaxUint64 / 8}
 	if err := j.row(28, c, 90*time.Second); err != nil {
 		t.Fatal(err)

@@ -79,3 +79,16 @@ func TestReduce(t *testing.T) {
 		}
 	}
 }
+
+// TestPartialOfInvertsReduce checks that PartialOf gives back the sums
+// Reduce turns into the same counts, for every algorithm.
+func TestPartialOfInvertsReduce(t *testing.T) {
+	for _, c := range []Counts{{C1: 1}, {C2: 4, C4: 18, C8: 1765}, {}} {
+		for _, a := range Algos() {
+			got, err := Reduce(a, PartialOf(a, c))
+			if err != nil || got != c {
+				t.Errorf("Reduce(%s, PartialOf(%s, %v)) = %v, %v", a, a, c, got, err)
+			}
+		}
+	}
+}
