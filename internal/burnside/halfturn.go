@@ -29,31 +29,20 @@ import (
 // The rows are filled from the middle outwards (h−1, h−2, ..., 0). The
 // pairs of the middle rows stand close together and rule each other out
 // early; for n = 20 this order visits 1.6 million nodes where the
-// outside-in order visits 4.6 million. The tree is widest near its leaves
-// (most partial boards die in the last three rows), and the last row is
-// counted with a popcount instead of being visited.
+// outside-in order visits 4.6 million. The tree is widest near its leaves,
+// and the last row is counted with a popcount instead of being visited.
 //
-// No solution for n >= 2 is fixed by a reflection, and the left-right
-// mirror maps a half-turn-symmetric solution to another one, with the
-// queen of row h−1 in column n−1−c instead of c (never the same column:
-// for odd n the centre column is the centre queen's). So the search counts
-// the solutions with that queen in the left half, c < n/2, and doubles.
+// Symmetry cuts the search to about a quarter more: see halfTurn.
 
-// halfState is a node of the half-turn search: the rows r+1..h−1 of the
-// top half (and their partners) are filled, row r is next. The words are
-// windows on row r:
+// halfState is a node of the half-turn search. The words are absolute:
 //
 //   - cols: bit c set when column c is taken;
-//   - sum:  bit c set when the sum diagonal r+c is taken;
-//   - diff: bit c+n set when the difference diagonal c−r is taken. The
-//     offset n keeps the partner's bit (diagonal r−c, which lies left of
-//     the window when c > 2r) inside the word.
+//   - sum:  bit r+c set when the sum diagonal through (r, c) is taken;
+//   - diff: bit c−r+n−1 set when the difference diagonal through (r, c) is
+//     taken.
 //
-// Moving up one row shifts sum left and diff right by one; bits that leave
-// the window that way never come back into it, since the rows still to
-// fill lie above.
+// Every index lies in 0..2n−2, so a 64-bit word holds them for n <= 28.
 type halfState struct {
-	r               int
 	cols, sum, diff uint64
 }
 
@@ -67,68 +56,79 @@ func newHalfSearch(n int) halfSearch {
 	return halfSearch{n: uint(n), mask: 1<<uint(n) - 1}
 }
 
-// start returns the root for n >= 2: row h−1 next, the long diagonals
-// taken, and for odd n the centre column.
+// start returns the root for n >= 2: the long diagonals taken, and for odd
+// n the centre column.
 func (hs halfSearch) start() halfState {
 	n := hs.n
-	s := halfState{r: int(n/2) - 1}
+	var s halfState
 	if n%2 == 1 {
 		s.cols = 1 << (n / 2)
 	}
-	r := uint(s.r)
-	s.sum = 1 << (n - 1 - r) // sum diagonal n−1 meets row r in column n−1−r
-	s.diff = 1 << (r + n)    // difference diagonal 0 meets row r in column r
+	s.sum = 1 << (n - 1)  // r+c = n−1
+	s.diff = 1 << (n - 1) // c−r = 0
 	return s
 }
 
-// free returns the columns of row s.r where a pair may go.
-func (hs halfSearch) free(s halfState) uint64 {
-	return ^(s.cols | s.sum | s.diff>>(hs.n&63)) & hs.mask
+// free returns the columns of row r where a pair may go.
+func (hs halfSearch) free(s halfState, r uint) uint64 {
+	return ^(s.cols | s.sum>>(r&63) | s.diff>>((hs.n-1-r)&63)) & hs.mask
 }
 
-// place returns the state after a queen at (s.r, c) and its partner.
-func (hs halfSearch) place(s halfState, c uint) halfState {
-	n, r := hs.n, uint(s.r)
+// place returns the state after a queen at (r, c) and its partner.
+func (hs halfSearch) place(s halfState, r, c uint) halfState {
+	n := hs.n
 	return halfState{
-		r:    s.r - 1,
-		cols: s.cols | 1<<c | 1<<((n-1-c)&63),
-		sum:  (s.sum | 1<<c | 1<<((2*n-2-2*r-c)&63)) << 1,
-		diff: (s.diff | 1<<(c+n) | 1<<((2*r+n-c)&63)) >> 1,
+		cols: s.cols | 1<<(c&63) | 1<<((n-1-c)&63),
+		sum:  s.sum | 1<<((r+c)&63) | 1<<((2*n-2-r-c)&63),
+		diff: s.diff | 1<<((c+n-1-r)&63) | 1<<((r+n-1-c)&63),
 	}
 }
 
-// count returns the number of ways to complete s to a solution.
-func (hs halfSearch) count(s halfState) uint64 {
-	if s.r < 0 {
+// halfTask is a subtree of the search: its root state, the rows still to
+// fill in the order to fill them, and the weight of each solution in it
+// (see halfTurn).
+type halfTask struct {
+	s      halfState
+	rows   [nq.MaxN / 2]uint8
+	nrows  int
+	weight uint64
+}
+
+// count returns the number of ways to complete t.s to a solution.
+func (hs halfSearch) count(t *halfTask) uint64 {
+	if t.nrows == 0 {
 		return 1
 	}
-	avail := hs.free(s)
-	if s.r == 0 {
+	s := t.s
+	rows := t.rows
+	last := t.nrows - 1
+	lvl := 0
+	avail := hs.free(s, uint(rows[0]))
+	if last == 0 {
 		return uint64(bits.OnesCount64(avail))
 	}
-	// Depth-first without recursion: the stack holds, for each row being
-	// tried above the current one, its state and the columns left to try.
+	// Depth-first without recursion: stack[i] holds the state before
+	// level i and the columns of its row left to try.
 	type frame struct {
 		avail uint64
 		s     halfState
 	}
 	var stack [nq.MaxN / 2]frame
-	sp := 0
 	var total uint64
 	for {
 		if avail == 0 {
-			if sp == 0 {
+			if lvl == 0 {
 				return total
 			}
-			sp--
-			avail, s = stack[sp].avail, stack[sp].s
+			lvl--
+			avail, s = stack[lvl].avail, stack[lvl].s
 			continue
 		}
 		c := uint(bits.TrailingZeros64(avail))
 		avail &= avail - 1
-		next := hs.place(s, c)
-		na := hs.free(next)
-		if next.r == 0 {
+		next := hs.place(s, uint(rows[lvl]), c)
+		na := hs.free(next, uint(rows[lvl+1]))
+		if lvl+1 == last {
 			// The last row: every free column completes a solution.
 			total += uint64(bits.OnesCount64(na))
 			continue
@@ -136,30 +136,56 @@ func (hs halfSearch) count(s halfState) uint64 {
 		if na == 0 {
 			continue
 		}
-		stack[sp] = frame{avail, s}
-		sp++
+		stack[lvl] = frame{avail, s}
+		lvl++
 		s, avail = next, na
 	}
 }
 
-// prefixes returns the states after the first depth rows (or all rows, if
-// fewer) with the queen of the first row in the left half.
-func (hs halfSearch) prefixes(depth int) []halfState {
-	var out []halfState
-	var walk func(s halfState, d int)
-	walk = func(s halfState, d int) {
-		if d == 0 || s.r < 0 {
-			out = append(out, s)
+// tasks splits the search into subtrees: the column c < n/2 of row h−1
+// (the mirror halving), the top row b >= c that takes the central column
+// pair {h−1, n−h} and which of the two it takes, then depth more rows.
+func (hs halfSearch) tasks(depth int) []halfTask {
+	h := hs.n / 2
+	lo, hi := h-1, hs.n-h
+	var out []halfTask
+	var walk func(t halfTask, d int)
+	walk = func(t halfTask, d int) {
+		if d == 0 || t.nrows == 0 {
+			out = append(out, t)
 			return
 		}
-		for avail := hs.free(s); avail != 0; avail &= avail - 1 {
-			walk(hs.place(s, uint(bits.TrailingZeros64(avail))), d-1)
+		s, r := t.s, uint(t.rows[0])
+		rest := t
+		copy(rest.rows[:], t.rows[1:t.nrows])
+		rest.nrows--
+		for avail := hs.free(s, r); avail != 0; avail &= avail - 1 {
+			rest.s = hs.place(s, r, uint(bits.TrailingZeros64(avail)))
+			walk(rest, d-1)
 		}
 	}
 	root := hs.start()
-	left := hs.free(root) & (1<<(hs.n/2) - 1) // the mirror halving
-	for ; left != 0; left &= left - 1 {
-		walk(hs.place(root, uint(bits.TrailingZeros64(left))), depth-1)
+	for first := hs.free(root, h-1) & (1<<h - 1); first != 0; first &= first - 1 {
+		c := uint(bits.TrailingZeros64(first))
+		s := hs.place(root, h-1, c)
+		for b := c; b < h-1; b++ {
+			for _, side := range [2]uint{lo, hi} {
+				if hs.free(s, b)&(1<<side) == 0 {
+					continue
+				}
+				t := halfTask{s: hs.place(s, b, side), weight: 4}
+				if b == c {
+					t.weight = 2
+				}
+				for r := int(h) - 2; r >= 0; r-- {
+					if uint(r) != b {
+						t.rows[t.nrows] = uint8(r)
+						t.nrows++
+					}
+				}
+				walk(t, depth)
+			}
+		}
 	}
 	return out
 }
@@ -168,9 +194,29 @@ func (hs halfSearch) prefixes(depth int) []halfState {
 const parallelFromN = 18
 
 // halfTurn returns the number of solutions fixed by the half turn, n >= 2.
+//
+// The whole symmetry group of the square maps half-turn-symmetric
+// solutions to half-turn-symmetric solutions, and the search counts only
+// one or two members of each class. Let c be the column of row h−1's queen
+// and b the top row whose queen stands in one of the central columns h−1
+// and n−h. The left-right mirror changes c to n−1−c and keeps b; the
+// quarter turn maps a solution with (min(c, n−1−c), b) = (a, b) to one
+// with (b, a). No reflection fixes a solution, and the quarter turn fixes
+// exactly the S90 ones, so of the images of a solution under the identity,
+// the mirror, the quarter turn and the mirror after the quarter turn
+// (modulo the half turn, which fixes them all):
+//
+//   - if a != b, exactly one has c < n/2 and c < b: it counts 4;
+//   - if a == b, two have c < n/2 (one if the solution is fixed by the
+//     quarter turn, when the four images are two): each counts 2.
+//
+// So the search fixes c < n/2 (c is never the centre column: for odd n
+// that is the centre queen's), places the queen of row b >= c in a central
+// column next, and weighs 4, or 2 where b = c. Row h−1 never takes a
+// central column (they are on its long diagonals), so b < h−1.
 func halfTurn(ctx context.Context, n int) (uint64, error) {
 	hs := newHalfSearch(n)
-	tasks := hs.prefixes(3)
+	tasks := hs.tasks(2)
 	workers := runtime.GOMAXPROCS(0)
 	if n < parallelFromN {
 		workers = 1
@@ -184,7 +230,7 @@ func halfTurn(ctx context.Context, n int) (uint64, error) {
 			if i >= int64(len(tasks)) || ctx.Err() != nil {
 				return
 			}
-			sums[w] += hs.count(tasks[i])
+			sums[w] += tasks[i].weight * hs.count(&tasks[i])
 		}
 	}
 	if workers == 1 {
@@ -207,5 +253,5 @@ func halfTurn(ctx context.Context, n int) (uint64, error) {
 	for _, s := range sums {
 		total += s
 	}
-	return 2 * total, nil // the mirror halving
+	return total, nil
 }
