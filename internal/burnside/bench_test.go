@@ -11,8 +11,8 @@ import (
 
 // BenchmarkSymmetric times Symmetric for N = 20..28 and logs the counts,
 // with the classes that the published Total gives where there is one. One
-// run of N=28 takes tens of seconds on two cores: pick the sizes with
-// -bench, e.g.
+// run of N=28 takes about 15 s on two cores: pick the sizes with -bench,
+// e.g.
 //
 //	go test ./internal/burnside -run '^$' -bench 'Symmetric/N=2[0-7]$' -benchtime 1x -v
 func BenchmarkSymmetric(b *testing.B) {

@@ -28,11 +28,13 @@ import (
 //
 // The rows are filled from the middle outwards (h−1, h−2, ..., 0). The
 // pairs of the middle rows stand close together and rule each other out
-// early; for n = 20 this order visits 1.6 million nodes where the
-// outside-in order visits 4.6 million. The tree is widest near its leaves,
+// early; for n = 20 (without the symmetry cuts below) this order visits
+// 1.6 million nodes where the outside-in order visits 4.6 million. The tree is widest near its leaves,
 // and the last row is counted with a popcount instead of being visited.
 //
-// Symmetry cuts the search to about a quarter more: see halfTurn.
+// The symmetries of the square cut the search further: it counts only one
+// or two members of each class (see halfTurn), which takes 2.3 times less
+// CPU time than counting one of each mirror pair at n = 24 and 25.
 
 // halfState is a node of the half-turn search. The words are absolute:
 //
