@@ -12,10 +12,10 @@
 //     prunes best), each queen with its partner. For odd n the centre
 //     square is the only square a half turn fixes, and the middle row's
 //     queen must stand on it. The mirror and the quarter turn map these
-//     solutions onto each other, so the search fixes two choices (the
-//     column of the queen next to the middle, and which row holds a
-//     central column) to visit one or two members of each class, and
-//     weighs them 4 or 2.
+//     solutions onto each other, so the search restricts two choices (the
+//     column of the queen in the row next to the middle, and which row
+//     holds a central column) to visit one or two members of each class,
+//     and weighs them 4 or 2.
 //   - Quarter turn: a queen at (r, c) forces the orbit (r, c), (c, n−1−r),
 //     (n−1−r, n−1−c), (n−1−c, r). The search takes the lowest empty row,
 //     places a whole orbit at once, and needs n/4 steps. Such solutions
