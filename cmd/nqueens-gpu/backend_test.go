@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,15 +17,16 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
 
 // decodeJSON parses -json output.
-func decodeJSON(t *testing.T, out string) []jsonRecord {
+func decodeJSON(t *testing.T, out string) []report.Record {
 	t.Helper()
-	var recs []jsonRecord
+	var recs []report.Record
 	for _, l := range lines(out) {
-		var r jsonRecord
+		var r report.Record
 		if err := json.Unmarshal([]byte(l), &r); err != nil {
 			t.Fatalf("line %q: %v", l, err)
 		}
@@ -436,5 +438,52 @@ func TestGPUKernelFlags(t *testing.T) {
 	r = runFake(twoGPUs(), "-n", "9", "-device", "cpu", "-gpu-nodes", "-quiet")
 	if r.code != 0 || !strings.Contains(r.stderr, "no GPU counted, so no nodes were counted") {
 		t.Errorf("CPU count with -gpu-nodes: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// -device all means every GPU, counting together, in count, bench and
+// check alike.
+func TestDeviceAllEverywhere(t *testing.T) {
+	run := map[string]func(env *fakeEnv) (string, int){
+		"count": func(env *fakeEnv) (string, int) {
+			r := runFake(env, "-n", "8", "-device", "all", "-json")
+			recs := decodeJSON(t, r.stdout)
+			if len(recs) != 1 {
+				return "", r.code
+			}
+			return recs[0].Device, r.code
+		},
+		"bench": func(env *fakeEnv) (string, int) {
+			var out, errOut bytes.Buffer
+			code := runBenchWith(context.Background(), []string{"-n", "8", "-device", "all", "-runs", "1", "-warmup", "0", "-json"}, &out, &errOut, env.hooks())
+			var doc report.Document
+			if err := json.Unmarshal(out.Bytes(), &doc); err != nil || len(doc.Series) != 1 {
+				return "", code
+			}
+			return doc.Series[0].Device, code
+		},
+		"check": func(env *fakeEnv) (string, int) {
+			var out, errOut bytes.Buffer
+			code := runCheckWith(context.Background(), []string{"-n", "8", "-device", "all", "-algo", "symmetry", "-json"}, &out, &errOut, env.hooks())
+			var doc report.CheckDocument
+			if err := json.Unmarshal(out.Bytes(), &doc); err != nil || len(doc.Columns) != 1 {
+				return "", code
+			}
+			return doc.Columns[0].Device, code
+		},
+	}
+	for name, f := range run {
+		env := twoGPUs()
+		device, code := f(env)
+		if code != 0 || device != "0,1" || fmt.Sprint(env.opened) != "[0 1]" || env.closed != 2 {
+			t.Errorf("%s -device all: exit %d, device %q, opened %v, closed %d; want GPUs 0,1 together", name, code, device, env.opened, env.closed)
+		}
+		seen := map[int]bool{}
+		for _, c := range env.gpuCalls {
+			seen[c.ordinal] = true
+		}
+		if !seen[0] || !seen[1] {
+			t.Errorf("%s -device all: GPU calls %+v, want both GPUs in the count", name, env.gpuCalls)
+		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -76,15 +75,15 @@ func runBenchWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 	text := io.Discard
 	if !cfg.json {
 		text = stdout
-		fmt.Fprintf(text, "%s bench: N=%s, %d timed run%s per N after %d warm-up\n\n", progName, rangeText(cfg.lo, cfg.hi), cfg.runs, plural(cfg.runs), cfg.warmup)
-		writeEnvText(text, &doc.Env)
+		fmt.Fprintf(text, "%s bench: N=%s, %d timed run%s per N after %d warm-up\n\n", progName, report.RangeText(cfg.lo, cfg.hi), cfg.runs, report.Plural(cfg.runs), cfg.warmup)
+		report.WriteEnvText(text, &doc.Env)
 	}
 	code := measureAll(ctx, cfg, h, doc, text, stderr)
 	if code != exitOK {
 		return code
 	}
 	if !cfg.json {
-		writeBenchNotes(text)
+		report.WriteBenchNotes(text)
 	}
 	if cfg.json {
 		if err := report.Write(stdout, doc); err != nil {
@@ -104,7 +103,7 @@ func runBenchWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 		if cfg.json {
 			w = stderr
 		}
-		writeComparison(w, doc, base, cfg.baseline)
+		report.WriteComparison(w, doc, base, cfg.baseline)
 	}
 	if cfg.plot != "" {
 		title := fmt.Sprintf("%s bench, %s", progName, doc.Created.Format("2006-01-02"))
@@ -129,7 +128,7 @@ func benchFromFiles(cfg benchConfig, base *report.Document, stdout, stderr io.Wr
 		docs[i], names[i] = d, filepath.Base(f)
 	}
 	if base != nil {
-		writeComparison(stdout, docs[0], base, cfg.baseline)
+		report.WriteComparison(stdout, docs[0], base, cfg.baseline)
 	}
 	if cfg.plot != "" {
 		title := fmt.Sprintf("%s bench: %s", progName, strings.Join(names, ", "))
@@ -143,13 +142,13 @@ func benchFromFiles(cfg benchConfig, base *report.Document, stdout, stderr io.Wr
 			if i > 0 {
 				fmt.Fprintln(stdout)
 			}
-			fmt.Fprintf(stdout, "%s: recorded %s, %d timed run%s per N after %d warm-up\n\n", names[i], d.Created.UTC().Format("2006-01-02 15:04 UTC"), d.Runs, plural(d.Runs), d.Warmup)
-			writeEnvText(stdout, &d.Env)
+			fmt.Fprintf(stdout, "%s: recorded %s, %d timed run%s per N after %d warm-up\n\n", names[i], d.Created.UTC().Format("2006-01-02 15:04 UTC"), d.Runs, report.Plural(d.Runs), d.Warmup)
+			report.WriteEnvText(stdout, &d.Env)
 			for j := range d.Series {
 				s := &d.Series[j]
-				writeSeriesHeader(stdout, s)
+				report.WriteSeriesHeader(stdout, s)
 				for _, r := range s.Results {
-					writeResultRow(stdout, &r)
+					report.WriteResultRow(stdout, &r)
 				}
 			}
 		}
@@ -207,7 +206,7 @@ func measureAll(ctx context.Context, cfg benchConfig, h hooks, doc *report.Docum
 		}
 		for i, algo := range algos {
 			s := series[i]
-			writeSeriesHeader(text, &s)
+			report.WriteSeriesHeader(text, &s)
 			for n := cfg.lo; n <= cfg.hi; n++ {
 				spec := devs.Spec(n, algo, cfg.depth)
 				r, err := report.Measure(ctx, n, cfg.warmup, cfg.runs, func(ctx context.Context) (nq.Counts, error) {
@@ -223,7 +222,7 @@ func measureAll(ctx context.Context, cfg benchConfig, h hooks, doc *report.Docum
 					return exitRuntime
 				}
 				s.Results = append(s.Results, r)
-				writeResultRow(text, &r)
+				report.WriteResultRow(text, &r)
 			}
 			doc.Series = append(doc.Series, s)
 		}
@@ -259,141 +258,6 @@ func gatherEnv(h hooks, tune gpu.Tuning) report.Env {
 // the git commit the binary was built from and "true" if the tree had
 // uncommitted changes to tracked files.
 var buildCommit, buildModified string
-
-// Text output.
-
-func writeEnvText(w io.Writer, e *report.Env) {
-	row := func(k, v string) { fmt.Fprintf(w, "  %-8s %s\n", k, v) }
-	fmt.Fprintln(w, "environment")
-	row("CPU", fmt.Sprintf("%s, %d logical CPUs, GOMAXPROCS %d", orUnknown(e.CPUModel), e.CPUCores, e.GOMAXPROCS))
-	row("Go", fmt.Sprintf("%s %s/%s", e.GoVersion, e.OS, e.Arch))
-	commit := e.Commit
-	if commit == "" {
-		commit = "unknown (not built from a git checkout)"
-	} else if e.Modified {
-		commit += " (with uncommitted changes)"
-	}
-	row("commit", commit)
-	if e.CUDABuild {
-		row("build", "CUDA; PTX "+orUnknown(strings.Join(strings.Fields(e.PTXBuild), " ")))
-	} else {
-		row("build", "CPU only (no cuda tag)")
-	}
-	if len(e.GPUs) == 0 {
-		note := ""
-		if e.GPUNote != "" {
-			note = " (" + oneLine(e.GPUNote) + ")"
-		}
-		row("GPU", "none"+note)
-	}
-	for _, g := range e.GPUs {
-		row(fmt.Sprintf("GPU %d", g.Ordinal), fmt.Sprintf("%s, compute capability %s, %d SMs, %.1f GiB", g.Name, g.ComputeCapability, g.SMs, float64(g.MemBytes)/(1<<30)))
-	}
-	if e.CUDABuild {
-		row("driver", fmt.Sprintf("NVIDIA %s, CUDA %s", orUnknown(e.NVIDIADriver), orUnknown(e.CUDADriver)))
-	}
-}
-
-func writeSeriesHeader(w io.Writer, s *report.Series) {
-	fmt.Fprintf(w, "\n%s: backend %s, device %s", s.Label, s.Backend, s.Device)
-	if s.DeviceName != "" {
-		fmt.Fprintf(w, " (%s)", s.DeviceName)
-	}
-	if s.Workers > 0 {
-		fmt.Fprintf(w, ", %d worker%s", s.Workers, plural(s.Workers))
-	}
-	fmt.Fprintf(w, "; %s\n", report.StartupText(s))
-	fmt.Fprintf(w, "%3s %20s %4s %10s %23s %10s %10s %10s %10s %8s\n",
-		"N", "Total", "runs", "mean", "95% CI of mean", "median", "stddev", "min", "max", "nodes/s")
-}
-
-func writeResultRow(w io.Writer, r *report.Result) {
-	st := r.Stats
-	ci := "n/a (1 run)"
-	if st.Runs > 1 {
-		ci = report.FormatSeconds(st.CILow) + " .. " + report.FormatSeconds(st.CIHigh)
-	}
-	nps := "n/a"
-	if r.NodesPerSecond != nil {
-		nps = fmt.Sprintf("%.3g", *r.NodesPerSecond)
-	}
-	fmt.Fprintf(w, "%3d %20d %4d %10s %23s %10s %10s %10s %10s %8s\n",
-		r.N, r.Total, st.Runs, report.FormatSeconds(st.Mean), ci, report.FormatSeconds(st.Median),
-		report.FormatSeconds(st.StdDev), report.FormatSeconds(st.Min), report.FormatSeconds(st.Max), nps)
-}
-
-func writeBenchNotes(w io.Writer) {
-	fmt.Fprint(w, `
-Times are wall times of one count each. Task enumeration runs alongside the
-search and is included; opening the backend (start-up: for a GPU the context
-and the module load with its JIT compilation) is not. Every run counted the
-same, and the counts match the published ones where there are some. nodes/s:
-n/a, the solvers do not count search nodes.
-`)
-}
-
-// writeComparison compares doc with the baseline base read from path.
-func writeComparison(w io.Writer, doc, base *report.Document, path string) {
-	cs, notes := report.Compare(doc, base)
-	fmt.Fprintf(w, "\ncompared with %s (recorded %s", path, base.Created.UTC().Format("2006-01-02 15:04 UTC"))
-	if base.Env.Commit != "" {
-		fmt.Fprintf(w, ", commit %.12s", base.Env.Commit)
-	}
-	fmt.Fprintf(w, "): Welch's t-test on the run times, 5%% level\n")
-	width := len("series")
-	for _, c := range cs {
-		width = max(width, len(c.Series))
-	}
-	if len(cs) > 0 {
-		fmt.Fprintf(w, "%3s  %-*s %10s %10s %10s %7s %9s %8s %7s  %s\n",
-			"N", width, "series", "now", "before", "change", "ratio", "Hedges g", "t", "df", "verdict")
-	}
-	for _, c := range cs {
-		change, g, t, df := "", "", "", ""
-		if c.Welch != nil {
-			change = signed(c.Welch.Diff)
-			g = fmt.Sprintf("%.2f", c.Welch.HedgesG)
-			t = fmt.Sprintf("%.2f", c.Welch.T)
-			df = fmt.Sprintf("%.1f", c.Welch.DF)
-		} else {
-			change = signed(c.Now.Mean - c.Before.Mean)
-		}
-		fmt.Fprintf(w, "%3d  %-*s %10s %10s %10s %7.3f %9s %8s %7s  %s\n",
-			c.N, width, c.Series, report.FormatSeconds(c.Now.Mean), report.FormatSeconds(c.Before.Mean), change,
-			c.Ratio(), g, t, df, c.Verdict())
-	}
-	for _, n := range notes {
-		fmt.Fprintf(w, "note: %s\n", n)
-	}
-}
-
-func signed(s float64) string {
-	if s > 0 {
-		return "+" + report.FormatSeconds(s)
-	}
-	return report.FormatSeconds(s)
-}
-
-func orUnknown(s string) string {
-	if s == "" {
-		return "unknown"
-	}
-	return s
-}
-
-func plural(k int) string {
-	if k == 1 {
-		return ""
-	}
-	return "s"
-}
-
-func rangeText(lo, hi int) string {
-	if lo == hi {
-		return strconv.Itoa(lo)
-	}
-	return fmt.Sprintf("%d-%d", lo, hi)
-}
 
 // printBenchUsageError is printUsageError with a pointer to the bench help.
 func printBenchUsageError(w io.Writer, err error) { printSubcommandUsageError(w, "bench", err) }

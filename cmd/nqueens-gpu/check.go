@@ -72,8 +72,8 @@ func runCheckWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 	if !cfg.json {
 		text = stdout
 	}
-	t := newCheckTable(text, doc.Columns)
-	t.header()
+	t := report.NewCheckTable(text, doc.Columns)
+	t.Header()
 	var bad []report.CheckRow
 	for n := cfg.lo; n <= cfg.hi; n++ {
 		row := report.CheckRow{N: n}
@@ -101,7 +101,7 @@ func runCheckWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 			row.Cells = append(row.Cells, cell)
 		}
 		row.Judge()
-		t.row(&row)
+		t.Row(&row)
 		doc.Rows = append(doc.Rows, row)
 		if !row.OK {
 			doc.OK = false
@@ -114,7 +114,7 @@ func runCheckWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 			return exitRuntime
 		}
 	} else {
-		t.summary(cfg, bad)
+		t.Summary(cfg.lo, cfg.hi, bad)
 	}
 	if cfg.out != "" {
 		if err := report.WriteJSONFile(cfg.out, &doc); err != nil {
@@ -187,108 +187,6 @@ func openCheckColumns(cfg checkConfig, h hooks, stderr io.Writer) (cols []checkC
 		}
 	}
 	return cols, closeAll, nil
-}
-
-// checkTable writes the agreement table: one row per N with each column's
-// Total, a star on every count that disagrees, and OK or MISMATCH.
-type checkTable struct {
-	w      io.Writer
-	cols   []report.CheckColumn
-	widths []int
-}
-
-func newCheckTable(w io.Writer, cols []report.CheckColumn) *checkTable {
-	t := &checkTable{w: w, cols: cols}
-	for _, c := range cols {
-		t.widths = append(t.widths, max(len(c.Label), 20))
-	}
-	return t
-}
-
-func (t *checkTable) header() {
-	fmt.Fprintf(t.w, "%3s  %20s", "N", "published Total")
-	for i, c := range t.cols {
-		fmt.Fprintf(t.w, "  %*s", t.widths[i], c.Label)
-	}
-	fmt.Fprintf(t.w, "  %s\n", "verdict")
-}
-
-func (t *checkTable) row(r *report.CheckRow) {
-	pub := "-"
-	if r.Known != nil {
-		pub = strconv.FormatUint(r.Known.Total, 10)
-	}
-	fmt.Fprintf(t.w, "%3d  %20s", r.N, pub)
-	for i, c := range r.Cells {
-		v := "-"
-		switch {
-		case !c.Ran:
-		case c.Error != "":
-			v = "ERROR"
-		default:
-			v = strconv.FormatUint(c.Got.Total(), 10)
-			if !c.Agrees {
-				v += "*"
-			}
-		}
-		fmt.Fprintf(t.w, "  %*s", t.widths[i], v)
-	}
-	verdict := "OK"
-	if !r.OK {
-		verdict = "MISMATCH"
-	}
-	fmt.Fprintf(t.w, "  %s\n", verdict)
-}
-
-// summary explains every failed row and ends with one line.
-func (t *checkTable) summary(cfg checkConfig, bad []report.CheckRow) {
-	fmt.Fprintf(t.w, "\nEach column counts Total, Unique, C2, C4 and C8; a row is OK when every column\n")
-	fmt.Fprintf(t.w, "agrees on all of them and with the published Total and Unique (and C2/C4/C8\n")
-	fmt.Fprintf(t.w, "for N=4..17). \"-\": not run for this N; \"*\": differs.\n")
-	noted := map[string]bool{}
-	for _, c := range t.cols {
-		if c.Fallback != "" && !noted[c.Requested] {
-			noted[c.Requested] = true
-			fmt.Fprintf(t.w, "Note: -device %s ran on the CPU, not on a GPU: %s\n", c.Requested, c.Fallback)
-		}
-	}
-	for _, r := range bad {
-		fmt.Fprintf(t.w, "\nMISMATCH at N=%d: %s\n", r.N, r.Reason)
-		if r.Known != nil {
-			line := fmt.Sprintf("total=%d unique=%d", r.Known.Total, r.Known.Unique)
-			if r.Known.Classes != nil {
-				line += fmt.Sprintf(" c2=%d c4=%d c8=%d", r.Known.Classes.Count2, r.Known.Classes.Count4, r.Known.Classes.Count8)
-			}
-			fmt.Fprintf(t.w, "  %-*s  %s\n", t.labelWidth(), "published", line)
-		}
-		for _, c := range r.Cells {
-			switch {
-			case !c.Ran:
-			case c.Error != "":
-				fmt.Fprintf(t.w, "  %-*s  error: %s\n", t.labelWidth(), c.Label, c.Error)
-			default:
-				mark := ""
-				if !c.Agrees {
-					mark = "  <- differs"
-				}
-				fmt.Fprintf(t.w, "  %-*s  %v%s\n", t.labelWidth(), c.Label, c.Got, mark)
-			}
-		}
-	}
-	fmt.Fprintln(t.w)
-	if len(bad) == 0 {
-		fmt.Fprintf(t.w, "check passed: N=%s, %d column%s, all agree\n", rangeText(cfg.lo, cfg.hi), len(t.cols), plural(len(t.cols)))
-	} else {
-		fmt.Fprintf(t.w, "check FAILED: %d of %d sizes disagree\n", len(bad), cfg.hi-cfg.lo+1)
-	}
-}
-
-func (t *checkTable) labelWidth() int {
-	w := len("published")
-	for _, c := range t.cols {
-		w = max(w, len(c.Label))
-	}
-	return w
 }
 
 func printCheckUsageError(w io.Writer, err error) { printSubcommandUsageError(w, "check", err) }

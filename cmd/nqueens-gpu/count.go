@@ -9,9 +9,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/boards"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/progress"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
 )
 
 // runWith is run with the context and the solver hooks supplied by the
@@ -61,14 +63,15 @@ func reportOpen(stderr io.Writer, devs *device.Devices) {
 // count solves every N of the configured range in turn and writes one
 // result per N as soon as it is known.
 func count(ctx context.Context, cfg config, devs *device.Devices, h hooks, args []string, stdout, stderr io.Writer) int {
-	var out resultWriter
+	var out report.ResultWriter
+	o := report.Origin{Backend: devs.Kind, Device: devs.Device, DeviceName: devs.DeviceName, Algo: devs.Algo}
 	switch {
 	case cfg.sharded:
-		out = &shardWriter{w: stdout, json: cfg.json, o: originOf(devs), shard: cfg.shard}
+		out = &report.Shard{W: stdout, JSON: cfg.json, Origin: o, Shard: cfg.shard, Version: programVersion(), Program: progName}
 	case cfg.json:
-		out = newJSONWriter(stdout, originOf(devs))
+		out = report.NewJSON(stdout, o)
 	default:
-		out = newTableWriter(stdout, cfg.verbose)
+		out = report.NewTable(stdout, cfg.verbose)
 	}
 	for n := cfg.lo; n <= cfg.hi; n++ {
 		if ctx.Err() != nil {
@@ -86,7 +89,7 @@ func count(ctx context.Context, cfg config, devs *device.Devices, h hooks, args 
 // countOne counts one N as a job of numbered batches on the backend's
 // devices, with progress reports, checkpoints and shards as cfg asks.
 func countOne(ctx context.Context, cfg config, devs *device.Devices, h hooks, args []string, n int,
-	out resultWriter, stdout, stderr io.Writer) int {
+	out report.ResultWriter, stdout, stderr io.Writer) int {
 	start := time.Now()
 	var rep *progress.Reporter
 	warn := func(msg string) {
@@ -170,12 +173,12 @@ func countOne(ctx context.Context, cfg config, devs *device.Devices, h hooks, ar
 	if res.AlreadyComplete && !cfg.quiet {
 		printError(stderr, fmt.Sprintf("checkpoint %s holds the finished count of N=%d; nothing left to count", cfg.checkpoint, n))
 	}
-	if err := out.write(n, res, elapsed); err != nil {
+	if err := out.Write(n, res, elapsed); err != nil {
 		printError(stderr, "writing output: "+err.Error())
 		return exitRuntime
 	}
 	if cfg.print {
-		if err := printBoards(stdout, n, res.Counts, cfg.unique, cfg.maxBoards); err != nil {
+		if err := boards.Print(stdout, n, res.Counts, cfg.unique, cfg.maxBoards); err != nil {
 			printError(stderr, err.Error())
 			return exitRuntime
 		}

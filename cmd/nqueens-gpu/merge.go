@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
 )
 
 // runMerge runs `nqueens-gpu merge`.
@@ -62,13 +63,13 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			strings.Join(m.Versions, ", ")))
 	}
 	elapsed := time.Duration(m.Seconds * float64(time.Second))
-	o := origin{backend: strings.Join(m.Backends, "+"), device: strings.Join(m.Devices, ","), algo: m.Algo}
+	o := report.Origin{Backend: strings.Join(m.Backends, "+"), Device: strings.Join(m.Devices, ","), Algo: m.Algo}
 	if *asJSON {
-		err = newJSONWriter(stdout, o).row(m.N, m.Counts, elapsed)
+		err = report.NewJSON(stdout, o).Row(m.N, m.Counts, elapsed)
 	} else {
-		t := newTableWriter(stdout, *verbose)
-		if err = t.header(); err == nil {
-			err = t.row(m.N, m.Counts, elapsed)
+		t := report.NewTable(stdout, *verbose)
+		if err = t.Header(); err == nil {
+			err = t.Row(m.N, m.Counts, elapsed)
 		}
 	}
 	if err != nil {

@@ -84,11 +84,6 @@ func TestPrintOrientation(t *testing.T) {
 	if !strings.Contains(r.stdout, want) {
 		t.Errorf("output lacks\n%s\ngot\n%s", want, r.stdout)
 	}
-	var b bytes.Buffer
-	drawBoard(&b, []int{0, 1})
-	if b.String() != "+-+-+\n|Q| |\n+-+-+\n| |Q|\n+-+-+\n" {
-		t.Errorf("drawBoard([0 1]) =\n%s", b.String())
-	}
 	r = runFake(noCUDA(), "-n", "1", "-print", "-unique")
 	if !strings.Contains(r.stdout, "N=1 class 1 of 1: [0] (1 board in its class)\n+-+\n|Q|\n+-+\n") {
 		t.Errorf("N=1:\n%s", r.stdout)

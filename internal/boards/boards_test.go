@@ -3,6 +3,7 @@ package boards
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
@@ -95,4 +96,12 @@ func TestClassesAreOrbits(t *testing.T) {
 func ExampleCounts() {
 	fmt.Println(Counts(8))
 	// Output: total=92 unique=12 c2=0 c4=1 c8=11
+}
+
+func TestDraw(t *testing.T) {
+	var b strings.Builder
+	Draw(&b, []int{0, 1})
+	if b.String() != "+-+-+\n|Q| |\n+-+-+\n| |Q|\n+-+-+\n" {
+		t.Errorf("Draw([0 1]) =\n%s", b.String())
+	}
 }

@@ -1,9 +1,9 @@
-package main
+package boards
 
-// This file draws boards for -print. The boards come from the plain search
-// of package boards, fine for the small N that -print allows; the counts
-// in the table always come from the solver, and the boards found here are
-// only checked against them.
+// This file draws boards for the command's -print. The boards come from
+// the plain search of this package, fine for the small N that -print
+// allows; the counts in the table always come from the solver, and the
+// boards found here are only checked against them.
 
 import (
 	"bufio"
@@ -11,17 +11,16 @@ import (
 	"io"
 	"strings"
 
-	"github.com/nqueens-gpu/nqueens-gpu/internal/boards"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
-// drawBoard writes p as a grid with row 0 at the top and column 0 at the
+// Draw writes p as a grid with row 0 at the top and column 0 at the
 // left:
 //
 //	+-+-+-+-+
 //	| |Q| | |
 //	+-+-+-+-+
-func drawBoard(w io.Writer, p []int) {
+func Draw(w io.Writer, p []int) {
 	n := len(p)
 	rule := strings.Repeat("+-", n) + "+\n"
 	io.WriteString(w, rule)
@@ -40,13 +39,13 @@ func drawBoard(w io.Writer, p []int) {
 	}
 }
 
-// printBoards writes the boards of n after its row of the table: all
+// Print writes the boards of n after its row of the table: all
 // solutions, or one per symmetry class with unique, at most maxBoards of them
 // (0 = all). It returns an error if the boards it found disagree with the
 // solver's counts c, which would mean a bug in one of the two.
-func printBoards(out io.Writer, n int, c nq.Counts, unique bool, maxBoards int) error {
-	sols := boards.Enumerate(n)
-	if got := boards.Count(sols); got != c {
+func Print(out io.Writer, n int, c nq.Counts, unique bool, maxBoards int) error {
+	sols := Enumerate(n)
+	if got := Count(sols); got != c {
 		return fmt.Errorf("N=%d: the solver counted %v but the boards drawn for -print give %v", n, c, got)
 	}
 	w := bufio.NewWriter(out)
@@ -58,7 +57,7 @@ func printBoards(out io.Writer, n int, c nq.Counts, unique bool, maxBoards int) 
 	list, orbits, what := sols, []int(nil), "board"
 	if unique {
 		list, what = nil, "class"
-		for _, k := range boards.Classes(sols) {
+		for _, k := range Classes(sols) {
 			list = append(list, k.Rep)
 			orbits = append(orbits, k.Orbit)
 		}
@@ -77,7 +76,7 @@ func printBoards(out io.Writer, n int, c nq.Counts, unique bool, maxBoards int) 
 			fmt.Fprintf(w, " (%d board%s in its class)", orbits[i], plural)
 		}
 		fmt.Fprintln(w)
-		drawBoard(w, p)
+		Draw(w, p)
 		fmt.Fprintln(w)
 	}
 	if rest := len(list) - shown; rest > 0 {
