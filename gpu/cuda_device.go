@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/mumax/3/cuda/cu"
+	"github.com/nqueens-gpu/nqueens-gpu/kernels"
 )
 
 // Error is a failed CUDA driver call.
@@ -170,4 +171,19 @@ func DriverVersion() (version int, path string, err error) {
 		return 0, "", err
 	}
 	return d.CUDA, d.Library, nil
+}
+
+// CUDABuild reports whether the binary was built with CUDA and, if so,
+// how its kernels' PTX was compiled (nvcc version and flags).
+func CUDABuild() (cuda bool, ptx string) { return true, strings.TrimSpace(kernels.Build()) }
+
+// DriverCUDAVersion is the CUDA version the NVIDIA driver supports, such
+// as "12.4", or "" without a driver.
+func DriverCUDAVersion() string {
+	v, _, err := DriverVersion()
+	if err != nil || v <= 0 {
+		return ""
+	}
+	// cuDriverGetVersion: 1000*major + 10*minor.
+	return fmt.Sprintf("%d.%d", v/1000, v%1000/10)
 }

@@ -10,9 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/mumax/3/cuda/cu"
-	"github.com/nqueens-gpu/nqueens-gpu/cpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
-	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
 
 // How a solve runs on the GPU:
@@ -47,47 +45,23 @@ const (
 	outCounts  = 4
 )
 
-// Solve counts the solutions of the n-queens problem with algo on the GPU,
-// with boards as deep as this GPU needs (tasks.DepthFor with MinTasks).
-func (b *Backend) Solve(ctx context.Context, n int, algo nq.Algo) (nq.Counts, error) {
-	var opt Options
-	if algo == nq.Symmetry && n >= 4 {
-		opt.Depth = tasks.DepthFor(n, MinTasks([]DeviceInfo{b.info}))
-	}
-	p, err := b.SolvePartial(ctx, n, algo, opt)
-	if err != nil {
-		return nq.Counts{}, err
-	}
-	return nq.Reduce(algo, p)
-}
-
-// SolvePartial searches the batches that opt selects and returns their
-// summed partials (see nq.Reduce). Boards too small to split (N < 4, or
-// N < 5 for the carry chain) are counted on the host.
+// SolvePartial searches the task batches that opt selects and returns
+// their summed partials (see nq.Reduce). A board too small to split
+// (nq.Spec.Whole) has no task batches: the job counts it.
 func (b *Backend) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Options) (nq.Partial, error) {
-	if err := nq.CheckN(n); err != nil {
-		return nq.Partial{}, err
-	}
 	v, explicit := opt.variant()
 	kernel, err := lookupKernel(algo, v, explicit)
 	if err != nil {
 		return nq.Partial{}, fmt.Errorf("gpu: %w", err)
 	}
-	copt := cpu.Options{Depth: opt.Depth, Batch: opt.Batch, Select: opt.Select, Done: opt.Done}
-	if n < 4 || (algo == nq.CarryChain && n < 5) {
-		return cpu.SolvePartial(ctx, n, algo, copt)
+	spec := nq.Spec{N: n, Algo: algo, Depth: opt.Depth, Batch: opt.Batch}.Normalize()
+	if err := spec.Validate(); err != nil {
+		return nq.Partial{}, fmt.Errorf("gpu: %w", err)
 	}
-	depth := opt.Depth
-	if depth == 0 {
-		depth = tasks.DefaultDepth(n)
+	if spec.Whole() {
+		return nq.Partial{}, fmt.Errorf("gpu: N=%d -algo %s is counted whole by the job, not in task batches", n, algo)
 	}
-	if depth < 2 || depth > n-1 {
-		return nq.Partial{}, fmt.Errorf("gpu: depth %d out of range 2..%d for N=%d", depth, n-1, n)
-	}
-	batch := opt.Batch
-	if batch <= 0 {
-		batch = cpu.DefaultBatch
-	}
+	depth, batch := spec.Depth, spec.Batch
 	if err := CheckTuning(opt.Threads, opt.LaunchTime); err != nil {
 		return nq.Partial{}, fmt.Errorf("gpu: %w", err)
 	}

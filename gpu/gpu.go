@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
@@ -130,33 +131,14 @@ func readModuleVersion() (version string, ok bool) {
 	return moduleVersion(string(b)), true
 }
 
-// DeviceInfo describes one GPU.
-type DeviceInfo struct {
-	Ordinal  int
-	Name     string
-	SMs      int    // streaming multiprocessors
-	Major    int    // compute capability
-	Minor    int    //
-	MemBytes uint64 // global memory
-}
+// DeviceInfo describes one GPU; it is the device layer's description.
+type DeviceInfo = device.GPU
 
-// Options tunes a GPU run. The zero value picks sensible defaults. Depth and
-// Batch number the batches exactly as cpu.Options do, so that batches,
-// checkpoints and shards mean the same tasks on every backend.
-type Options struct {
-	// Depth is the number of rows of the partial boards; 0 means
-	// tasks.DefaultDepth.
-	Depth int
-	// Batch is the number of tasks in a numbered batch; 0 means
-	// cpu.DefaultBatch. A launch covers many batches.
-	Batch int
-	// Select, if not nil, picks the batches to search by index.
-	Select func(batch int) bool
-	// Done, if not nil, is called after each launch with the indexes of the
-	// batches it covered and their summed partials (see nq.Reduce).
-	Done func(batches []int, p nq.Partial)
-	// Threads is the kernels' block size, a multiple of 32 from 32 to 1024;
-	// 0 means DefaultThreads.
+// Tuning chooses the kernel variant and the launch shape of a GPU
+// backend's counts (the -gpu-* flags). The zero value is the default.
+type Tuning struct {
+	// Threads is the kernels' block size, a multiple of 32 from 32 to
+	// 1024; 0 means DefaultThreads.
 	Threads int
 	// LaunchTime is the kernel time each launch aims at; 0 means
 	// DefaultLaunchTime. The launch size adapts to the measured throughput.
@@ -174,6 +156,34 @@ type Options struct {
 	// threads' search stacks in shared memory (nq_symmetry_boards_smem),
 	// NQ_SYM_WORDS(N, Depth) 32-bit words per thread: Variant
 	// SharedStacks; it implies Dynamic. The carry-chain kernel ignores it.
+	SharedStack bool
+	// Nodes makes the counts use the kernels' twins that also count their
+	// search nodes (NAME_nodes, built with NQ_NODES=1; slower, for
+	// measurement); Backend.TakeNodes returns their sum.
+	Nodes bool
+}
+
+// Options tunes one SolvePartial call: the batches of the spec (Depth and
+// Batch number them exactly as on the CPU, so that batches, checkpoints
+// and shards mean the same tasks on every backend) and the kernel.
+type Options struct {
+	// Depth is the number of rows of the partial boards; 0 means the
+	// default of nq.Spec.
+	Depth int
+	// Batch is the number of tasks in a numbered batch; 0 means
+	// nq.DefaultBatch. A launch covers many batches.
+	Batch int
+	// Select, if not nil, picks the batches to search by index.
+	Select func(batch int) bool
+	// Done, if not nil, is called after each launch with the indexes of the
+	// batches it covered and their summed partials (see nq.Reduce).
+	Done func(batches []int, p nq.Partial)
+	// Threads, LaunchTime, Variant, Dynamic and SharedStack are those of
+	// Tuning.
+	Threads     int
+	LaunchTime  time.Duration
+	Variant     Variant
+	Dynamic     bool
 	SharedStack bool
 	// Nodes, if not nil, makes the run use the kernels' twins that also
 	// count their search nodes (NAME_nodes, built with NQ_NODES=1; slower,

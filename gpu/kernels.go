@@ -173,9 +173,6 @@ func algoList() string {
 	return strings.Join(s, ", ")
 }
 
-// DefaultAlgo is the fastest GPU kernel.
-const DefaultAlgo = nq.Symmetry
-
 // Supports reports whether algo has a GPU kernel.
 func Supports(algo nq.Algo) bool {
 	for _, k := range kernelTable {

@@ -190,8 +190,8 @@ func TestAlgosFollowTable(t *testing.T) {
 			t.Errorf("Supports(%s) = %v, want %v", tt.algo, got, tt.want)
 		}
 	}
-	if !Supports(DefaultAlgo) {
-		t.Errorf("DefaultAlgo %s has no kernel", DefaultAlgo)
+	if !Supports(nq.DefaultAlgo(true)) {
+		t.Errorf("the GPU's default algorithm %s has no kernel", nq.DefaultAlgo(true))
 	}
 	if got, want := Variants(nq.Symmetry), []Variant{Static, Dynamic, SharedStacks}; !slices.Equal(got, want) {
 		t.Errorf("Variants(symmetry) = %v, want %v", got, want)
