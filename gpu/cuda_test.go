@@ -16,6 +16,8 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/kernels"
 )
 
+func init() { embeddedPTX = kernels.PTX }
+
 // With NQUEENS_REQUIRE_GPU=1 (bundle/run-gpu-checks.sh sets it) the tests
 // fail instead of skipping when there is no usable GPU.
 func requireGPU() bool { return os.Getenv("NQUEENS_REQUIRE_GPU") == "1" }
