@@ -13,12 +13,15 @@ import (
 //
 // Adding a kernel whose tasks have the layout of an existing one (say a new
 // variant of the symmetry search over tasks.Boards, or a kernel for
-// another algorithm over boards or frames) touches four files:
+// another algorithm over boards or frames) takes four hand-edited files:
 //
-//  1. kernels/NAME.cu: the kernel, as extern "C" __global__ void
-//     NQ_KERNEL(nq_name)(...), with the parameters of its layout (see
-//     boards.cu and frames.cu); then `make ptx` and commit kernels/ptx
-//     (make ptx also builds its -gpu-nodes twin nq_name_nodes).
+//  1. kernels/NAME.cu (or a new entry point in an existing one): the
+//     kernel, as extern "C" __global__ void NQ_KERNEL(nq_name)(...), its
+//     parameters named as the fields of groupArgs (n, depth, count, rows,
+//     left, down, right, weight, sym180, out, next). Then `make ptx`,
+//     which regenerates kernels/ptx (NAME.ptx, its -gpu-nodes twin
+//     NAME_nodes.ptx with nq_name_nodes, BUILD.txt); commit it with the
+//     source.
 //  2. gpu/launch_NAME.go: its wrapper, a copy of launch_symmetry_boards.go
 //     or launch_carry_frames.go renamed: the argument block (one field per
 //     kernel parameter, in order, of the parameter's C size), its argptr
@@ -29,13 +32,15 @@ import (
 //     search.
 //  4. one line of kernelTable below.
 //
-// TestRegistryMatchesPTX checks every line against the committed PTX: the
-// entry and its _nodes twin exist, and the wrapper's argument block has the
-// kernel's parameters in number, order and size. A kernel is chosen by
-// algorithm and Options.Variant (or the Dynamic and SharedStack shortcuts);
-// Algos and Supports follow the table. A new task layout needs more: its
-// packing in slot.launch, its enumeration in produce, and its fields in
-// groupArgs.
+// The tests hold them together without a GPU: kernels' TestCommittedPTX
+// fails until make ptx has run, and TestRegistryMatchesPTX fails unless
+// every kernel the sources declare has a line, and each line's kernel and
+// _nodes twin are in the PTX with the wrapper passing each groupArgs field
+// to the parameter of that name, at its place and of its size. A kernel is
+// chosen by algorithm and Tuning.Variant or Options.Variant (or the Dynamic
+// and SharedStack shortcuts); Algos and Supports follow the table. A new
+// task layout needs more: its packing in slot.launch, its enumeration in
+// produce, and its fields in groupArgs.
 
 // Variant is how a kernel schedules its tasks over the GPU's threads.
 type Variant string
@@ -113,7 +118,7 @@ func (o Options) variant() (v Variant, explicit bool) {
 }
 
 // lookupKernel returns the kernel of algo in variant v. When the algorithm
-// has no such variant, an explicit request (Options.Variant) is an error,
+// has no such variant, an explicit request (Variant) is an error,
 // and the Dynamic and SharedStack shortcuts fall back to the algorithm's
 // Static kernel (the carry chain has only that one).
 func lookupKernel(algo nq.Algo, v Variant, explicit bool) (*kernelSpec, error) {
@@ -141,8 +146,8 @@ func lookupKernel(algo nq.Algo, v Variant, explicit bool) (*kernelSpec, error) {
 	return first, nil
 }
 
-// Variants lists the kernel variants of algo, Static first; none when it
-// has no GPU kernel.
+// Variants lists the kernel variants of algo in table order (Static
+// first); none when it has no GPU kernel.
 func Variants(algo nq.Algo) []Variant {
 	var vs []Variant
 	for _, k := range kernelTable {

@@ -210,6 +210,11 @@ func TestAlgosFollowTable(t *testing.T) {
 	if got, want := Variants(nq.Symmetry), []Variant{Static, Dynamic, SharedStacks}; !slices.Equal(got, want) {
 		t.Errorf("Variants(symmetry) = %v, want %v", got, want)
 	}
+	for _, a := range Algos() {
+		if vs := Variants(a); vs[0] != Static {
+			t.Errorf("the first kernel of %s is %s, want static (the shortcuts fall back to it)", a, vs[0])
+		}
+	}
 	if got := Variants(nq.Bitmap); got != nil {
 		t.Errorf("Variants(bitmap) = %v, want none", got)
 	}
