@@ -177,13 +177,3 @@ func DriverVersion() (version int, path string, err error) {
 // how its kernels' PTX was compiled (nvcc version and flags).
 func CUDABuild() (cuda bool, ptx string) { return true, strings.TrimSpace(kernels.Build()) }
 
-// DriverCUDAVersion is the CUDA version the NVIDIA driver supports, such
-// as "12.4", or "" without a driver.
-func DriverCUDAVersion() string {
-	v, _, err := DriverVersion()
-	if err != nil || v <= 0 {
-		return ""
-	}
-	// cuDriverGetVersion: 1000*major + 10*minor.
-	return fmt.Sprintf("%d.%d", v/1000, v%1000/10)
-}

@@ -42,6 +42,3 @@ func (b *Backend) Close() error { return nil }
 // how its kernels' PTX was compiled (nvcc version and flags).
 func CUDABuild() (cuda bool, ptx string) { return false, "" }
 
-// DriverCUDAVersion is the CUDA version the NVIDIA driver supports, such
-// as "12.4", or "" without a driver (or without CUDA).
-func DriverCUDAVersion() string { return "" }

@@ -43,8 +43,9 @@ type config struct {
 	shard              job.Shard     // the share of the batches to count
 
 	// Tuning.
-	depth int        // rows of the partial boards, 0 = chosen from N and the GPUs (nq.Spec)
-	tune  gpu.Tuning // the GPU kernels' variant and launch shape
+	depth      int        // rows of the partial boards, 0 = chosen from N and the GPUs (nq.Spec)
+	tune       gpu.Tuning // the GPU kernels' variant and launch shape
+	requireGPU bool       // exit 1 rather than fall back to the CPU
 }
 
 // parseArgs parses and checks the command line of a count (without the
@@ -87,7 +88,7 @@ func countFlagSet(cfg *config, common *countFlags, shard *string) *flag.FlagSet 
 // set, the shared ones in common, and -shard.
 func (cfg config) check(set map[string]bool, common countFlags, shard string) (config, error) {
 	var err error
-	cfg.workers, cfg.depth, cfg.tune = common.workers, common.depth, common.tune
+	cfg.workers, cfg.depth, cfg.tune, cfg.requireGPU = common.workers, common.depth, common.tune, common.requireGPU
 	if set["algo"] {
 		if cfg.algo, err = nq.ParseAlgo(common.algo); err != nil {
 			return config{}, usageErrorf("invalid -algo: %v", err)

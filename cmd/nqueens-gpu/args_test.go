@@ -237,9 +237,10 @@ func TestHelp(t *testing.T) {
 func TestHelpDocumentsEveryFlag(t *testing.T) {
 	var s string
 	sets := map[string]*flag.FlagSet{
-		"count": countFlagSet(&config{}, &countFlags{}, &s),
-		"bench": benchFlagSet(&benchConfig{}, &s),
-		"check": checkFlagSet(&checkConfig{}),
+		"count":   countFlagSet(&config{}, &countFlags{}, &s),
+		"bench":   benchFlagSet(&benchConfig{}, &s),
+		"check":   checkFlagSet(&checkConfig{}),
+		"devices": devicesFlagSet(new(bool)),
 	}
 	for name, fs := range sets {
 		text := helpText(name)

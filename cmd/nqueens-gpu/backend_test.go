@@ -14,6 +14,7 @@ import (
 
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/estimate"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
@@ -70,21 +71,27 @@ func TestFallback(t *testing.T) {
 		want string // the one line on stderr
 	}{
 		{"no CUDA, ordinal", noCUDA(), []string{"-device", "0", "-workers", "2"},
-			"nqueens-gpu: no GPU available (built without CUDA); running on the CPU with 2 workers\n"},
+			"nqueens-gpu: no GPU available (built without CUDA); to use a GPU: build the GPU variant with make where the CUDA toolkit is installed (make cuda-deps, or Debian's nvidia-cuda-toolkit); running on the CPU with 2 workers\n"},
 		{"no CUDA, all", noCUDA(), []string{"-device", "all", "-workers", "1"},
-			"nqueens-gpu: no GPU available (built without CUDA); running on the CPU with 1 worker\n"},
+			"nqueens-gpu: no GPU available (built without CUDA); to use a GPU: build the GPU variant with make where the CUDA toolkit is installed (make cuda-deps, or Debian's nvidia-cuda-toolkit); running on the CPU with 1 worker\n"},
 		{"no CUDA, default workers", noCUDA(), []string{"-device", "7"},
-			"nqueens-gpu: no GPU available (built without CUDA); running on the CPU with 3 workers\n"},
+			"nqueens-gpu: no GPU available (built without CUDA); to use a GPU: build the GPU variant with make where the CUDA toolkit is installed (make cuda-deps, or Debian's nvidia-cuda-toolkit); running on the CPU with 3 workers\n"},
 		{"no CUDA, CPU-only algo", noCUDA(), []string{"-device", "0", "-algo", "bitmap", "-workers", "2"},
-			"nqueens-gpu: no GPU available (built without CUDA); running on the CPU with 2 workers\n"},
+			"nqueens-gpu: no GPU available (built without CUDA); to use a GPU: build the GPU variant with make where the CUDA toolkit is installed (make cuda-deps, or Debian's nvidia-cuda-toolkit); running on the CPU with 2 workers\n"},
 		{"driver error", &fakeEnv{devErr: errors.New("CUDA driver version is insufficient")}, []string{"-device", "0", "-workers", "2"},
 			"nqueens-gpu: no GPU available (CUDA driver version is insufficient); running on the CPU with 2 workers\n"},
 		{"no devices", &fakeEnv{}, []string{"-device", "all", "-workers", "2"},
-			"nqueens-gpu: no GPU available (no CUDA device found); running on the CPU with 2 workers\n"},
+			"nqueens-gpu: no GPU available (no CUDA device found); to use a GPU: nvidia-smi lists the GPUs the driver sees; running on the CPU with 2 workers\n"},
 		{"open fails", &fakeEnv{devices: twoGPUs().devices, openErr: errors.New("out of memory")}, []string{"-device", "1", "-workers", "2"},
 			"nqueens-gpu: GPU 1 is not available (out of memory); running on the CPU with 2 workers\n"},
 		{"multi-line driver error", &fakeEnv{devErr: errors.New("line one\nline two")}, []string{"-device", "0", "-workers", "2"},
 			`nqueens-gpu: no GPU available (line one\nline two); running on the CPU with 2 workers` + "\n"},
+		{"no such driver", &fakeEnv{devErr: fmt.Errorf("%w: libcuda.so.1 not found", gpu.ErrNoDriver)}, []string{"-device", "0", "-workers", "2"},
+			"nqueens-gpu: no GPU available (no NVIDIA driver: libcuda.so.1 not found); to use a GPU: " + gpu.Fix(gpu.ErrNoDriver) + "; running on the CPU with 2 workers\n"},
+		{"ordinal out of range", twoGPUs(), []string{"-device", "2", "-workers", "2"},
+			"nqueens-gpu: no GPU 2 (found 2 GPUs: 0 (Fake H100), 1 (Fake A100)); to use a GPU: -device takes the ordinals that nqueens-gpu devices lists; running on the CPU with 2 workers\n"},
+		{"ordinal of one GPU", &fakeEnv{devices: twoGPUs().devices[:1]}, []string{"-device", "5", "-workers", "2"},
+			"nqueens-gpu: no GPU 5 (found 1 GPU: 0 (Fake H100)); to use a GPU: -device takes the ordinals that nqueens-gpu devices lists; running on the CPU with 2 workers\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -158,10 +165,6 @@ func TestDeviceUsageErrors(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{"ordinal out of range", twoGPUs(), []string{"-device", "2"},
-			"invalid -device 2: no such GPU; found 2 GPUs: 0 (Fake H100), 1 (Fake A100)"},
-		{"one GPU", &fakeEnv{devices: twoGPUs().devices[:1]}, []string{"-device", "5"},
-			"found 1 GPU: 0 (Fake H100)"},
 		{"CPU-only algo on a GPU", twoGPUs(), []string{"-device", "0", "-algo", "bitmap"},
 			"-algo bitmap has no GPU kernel; use -algo symmetry or -algo carrychain, or -device cpu"},
 		{"CPU-only algo on all", twoGPUs(), []string{"-device", "all", "-algo", "backtrack"},
@@ -197,7 +200,7 @@ func TestRealStubFallback(t *testing.T) {
 	for _, dev := range []string{"0", "all", "3"} {
 		var out, errOut strings.Builder
 		code := runWith(context.Background(), []string{"-n", "8", "-device", dev, "-workers", "2"}, &out, &errOut, h)
-		want := "nqueens-gpu: no GPU available (built without CUDA); running on the CPU with 2 workers\n"
+		want := "nqueens-gpu: no GPU available (built without CUDA); to use a GPU: build the GPU variant with make where the CUDA toolkit is installed (make cuda-deps, or Debian's nvidia-cuda-toolkit); running on the CPU with 2 workers\n"
 		if code != 0 || errOut.String() != want {
 			t.Errorf("-device %s: exit %d, stderr %q", dev, code, errOut.String())
 		}
@@ -320,7 +323,7 @@ func TestDeviceFailures(t *testing.T) {
 
 	// Without CUDA, a list with the CPU counts on the CPU.
 	r = runFake(noCUDA(), "-n", "8", "-device", "all,cpu", "-workers", "2", "-json")
-	if r.code != 0 || r.stderr != "nqueens-gpu: no GPU available (built without CUDA); running on the CPU with 2 workers\n" {
+	if r.code != 0 || r.stderr != "nqueens-gpu: no GPU available (built without CUDA); to use a GPU: build the GPU variant with make where the CUDA toolkit is installed (make cuda-deps, or Debian's nvidia-cuda-toolkit); running on the CPU with 2 workers\n" {
 		t.Errorf("all,cpu without CUDA: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
@@ -485,5 +488,104 @@ func TestDeviceAllEverywhere(t *testing.T) {
 		if !seen[0] || !seen[1] {
 			t.Errorf("%s -device all: GPU calls %+v, want both GPUs in the count", name, env.gpuCalls)
 		}
+	}
+}
+
+// -require-gpu turns a fallback into exit 1 with the cause and the fix on
+// one line, before any count; with a GPU it changes nothing.
+func TestRequireGPU(t *testing.T) {
+	for _, tt := range []struct {
+		env *fakeEnv
+		dev string
+		msg string
+	}{
+		{noCUDA(), "0", "nqueens-gpu: no GPU available (built without CUDA)" + "; to use a GPU: " + gpu.Fix(gpu.ErrNoCUDA) + "; -require-gpu refuses to count on the CPU instead\n"},
+		{twoGPUs(), "3", "nqueens-gpu: no GPU 3 (found 2 GPUs: 0 (Fake H100), 1 (Fake A100)); to use a GPU: -device takes the ordinals that nqueens-gpu devices lists; -require-gpu refuses to count on the CPU instead\n"},
+	} {
+		for _, sub := range []string{"", "bench", "check"} {
+			args := []string{"-n", "8", "-device", tt.dev, "-require-gpu"}
+			var out, errOut bytes.Buffer
+			var code int
+			switch sub {
+			case "bench":
+				code = runBenchWith(context.Background(), args, &out, &errOut, tt.env.hooks())
+			case "check":
+				code = runCheckWith(context.Background(), args, &out, &errOut, tt.env.hooks())
+			default:
+				code = runWith(context.Background(), args, &out, &errOut, tt.env.hooks())
+			}
+			r := result{code, out.String(), errOut.String()}
+			if sub == "bench" {
+				r.stdout = "" // bench writes its heading first
+			}
+			wantOneErrorLine(t, r, exitRuntime)
+			if errOut.String() != tt.msg {
+				t.Errorf("%s -device %s -require-gpu: stderr %q\nwant %q", sub, tt.dev, errOut.String(), tt.msg)
+			}
+		}
+		if len(tt.env.cpuCalls) != 0 {
+			t.Errorf("-device %s -require-gpu counted on the CPU", tt.dev)
+		}
+	}
+	if r := runFake(twoGPUs(), "-n", "8", "-device", "1", "-require-gpu", "-json"); r.code != 0 || r.stderr != "" {
+		t.Errorf("-require-gpu with a GPU: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// A fallback for a count that takes long on the CPU says how long.
+func TestFallbackEstimate(t *testing.T) {
+	r := runFake(noCUDA(), "-n", "16-20", "-device", "0", "-workers", "2", "-json")
+	want := "; running on the CPU with 2 workers (expect about " + estimate.Text(func() float64 {
+		var s float64
+		for n := 16; n <= 20; n++ {
+			s += estimate.CPUSeconds(n, nq.DefaultAlgo(false), 2)
+		}
+		return s
+	}()) + " for N=16-20)\n"
+	if r.code != 0 || !strings.HasSuffix(r.stderr, want) || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("stderr %q, want it to end %q", r.stderr, want)
+	}
+	if r := runFake(noCUDA(), "-n", "10", "-device", "0"); strings.Contains(r.stderr, "expect about") {
+		t.Errorf("N=10 is quick on the CPU, yet: %q", r.stderr)
+	}
+}
+
+// devices lists the GPUs, the driver and the CPU, and exits 1 with the
+// cause and the fix when there is no GPU.
+func TestDevicesCommand(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := runDevicesWith(context.Background(), nil, &out, &errOut, twoGPUs().hooks()); code != 0 || errOut.String() != "" {
+		t.Fatalf("two GPUs: exit %d, stderr %q", code, errOut.String())
+	}
+	for _, want := range []string{"GPU 0    Fake H100", "GPU 1    Fake A100", "108 SMs", "CPU ", "logical CPUs"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	if code := runDevicesWith(context.Background(), []string{"-json"}, &out, &errOut, twoGPUs().hooks()); code != 0 {
+		t.Fatalf("-json: exit %d", code)
+	}
+	var env report.Env
+	if err := json.Unmarshal(out.Bytes(), &env); err != nil || len(env.GPUs) != 2 || env.GPUs[1].SMs != 108 || env.CPUCores < 1 {
+		t.Errorf("-json: %v, %+v", err, env)
+	}
+	out.Reset()
+	code := runDevicesWith(context.Background(), nil, &out, &errOut, noCUDA().hooks())
+	r := result{code, "", errOut.String()}
+	wantOneErrorLine(t, r, exitRuntime)
+	if want := "no GPU to count on: built without CUDA; to use a GPU: " + gpu.Fix(gpu.ErrNoCUDA); !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr %q, want %q", r.stderr, want)
+	}
+	if !strings.Contains(out.String(), "CPU ") {
+		t.Errorf("without a GPU the CPU is still listed:\n%s", out.String())
+	}
+	out.Reset()
+	errOut.Reset()
+	if code := runDevicesWith(context.Background(), []string{"extra"}, &out, &errOut, noCUDA().hooks()); code != exitUsage {
+		t.Errorf("devices extra: exit %d", code)
+	}
+	if code := runDevicesWith(context.Background(), []string{"-h"}, &out, &errOut, noCUDA().hooks()); code != 0 || !strings.HasPrefix(out.String(), "nqueens-gpu devices lists") {
+		t.Errorf("devices -h: exit %d, %.40q", code, out.String())
 	}
 }

@@ -68,7 +68,7 @@ func runBenchWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 		Schema:  report.Schema,
 		Created: time.Now().UTC().Truncate(time.Second),
 		Command: append([]string{progName, "bench"}, args...),
-		Env:     gatherEnv(h, cfg.tune),
+		Env:     envOf(h, cfg.tune),
 		Runs:    cfg.runs,
 		Warmup:  cfg.warmup,
 	}
@@ -163,12 +163,12 @@ func measureAll(ctx context.Context, cfg benchConfig, h hooks, doc *report.Docum
 	drivers := h.drivers(cfg.tune)
 	for _, set := range cfg.devices {
 		start := time.Now()
-		devs, err := device.Open(set, device.Options{Workers: cfg.workers}, drivers)
+		devs, err := device.Open(set, device.Options{Workers: cfg.workers, RequireGPU: cfg.requireGPU}, drivers)
 		startup := h.since(start)
 		if err != nil {
 			return openFailed(stderr, err, printBenchUsageError)
 		}
-		reportOpen(stderr, devs)
+		reportOpen(stderr, devs, "")
 		algos := cfg.algos
 		if algos == nil {
 			algos = []nq.Algo{devs.Algo}
@@ -232,26 +232,6 @@ func measureAll(ctx context.Context, cfg benchConfig, h hooks, doc *report.Docum
 		}
 	}
 	return exitOK
-}
-
-// gatherEnv describes the machine, the build and the GPUs for a bench or
-// check report.
-func gatherEnv(h hooks, tune gpu.Tuning) report.Env {
-	p := report.Probe{Commit: buildCommit, Modified: buildModified == "true"}
-	p.CUDABuild, p.PTXBuild = gpu.CUDABuild()
-	p.CUDADriver = gpu.DriverCUDAVersion()
-	gpus, err := h.drivers(tune).GPUs()
-	switch {
-	case err != nil:
-		p.GPUNote = err.Error()
-	case len(gpus) == 0:
-		p.GPUNote = "no CUDA device found"
-	}
-	for _, g := range gpus {
-		p.GPUs = append(p.GPUs, report.GPU{Ordinal: g.Ordinal, Name: g.Name,
-			ComputeCapability: fmt.Sprintf("%d.%d", g.Major, g.Minor), SMs: g.SMs, MemBytes: g.MemBytes})
-	}
-	return report.GatherEnv(p)
 }
 
 // buildCommit and buildModified are set by the Makefile (-ldflags -X) to
@@ -338,4 +318,10 @@ func (cfg benchConfig) check(set map[string]bool, from string) (benchConfig, err
 		return cfg, usageErrorf("-o and -baseline name the same file %q: the baseline would be overwritten", cfg.out)
 	}
 	return cfg, nil
+}
+
+// envOf is the environment of a bench or check report.
+func envOf(h hooks, tune gpu.Tuning) report.Env {
+	e, _ := gatherEnv(h, tune) // a GPU list's error is in e.GPUNote
+	return e
 }

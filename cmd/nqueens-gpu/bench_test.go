@@ -365,7 +365,9 @@ func TestBenchGPU(t *testing.T) {
 	}
 
 	wantFailure(t, runBenchFake(oneFakeGPU(), "-n", "8", "-device", "0", "-algo", "bitmap"), exitUsage, "no GPU kernel")
-	wantFailure(t, runBenchFake(oneFakeGPU(), "-n", "8", "-device", "3"), exitUsage, "no such GPU")
+	if r := runBenchFake(oneFakeGPU(), "-n", "8", "-device", "3", "-runs", "1", "-json"); r.code != 0 || !strings.Contains(r.stderr, "no GPU 3 (found 1 GPU: 0 (Fake H100))") {
+		t.Errorf("-device 3 of 1 GPU: exit %d, stderr %q; want the fallback line", r.code, r.stderr)
+	}
 }
 
 func TestBenchFallback(t *testing.T) {

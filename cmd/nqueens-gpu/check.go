@@ -66,7 +66,7 @@ func runCheckWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 		doc.Columns = append(doc.Columns, c.CheckColumn)
 	}
 	if cfg.json || cfg.out != "" {
-		doc.Env = gatherEnv(h, cfg.tune)
+		doc.Env = envOf(h, cfg.tune)
 	}
 	text := io.Discard
 	if !cfg.json {
@@ -146,12 +146,12 @@ func openCheckColumns(cfg checkConfig, h hooks, stderr io.Writer) (cols []checkC
 	drivers := h.drivers(cfg.tune)
 	seen := map[string]bool{}
 	add := func(set device.Set, algos []nq.Algo, maxN int) error {
-		devs, err := device.Open(set, device.Options{Workers: cfg.workers}, drivers)
+		devs, err := device.Open(set, device.Options{Workers: cfg.workers, RequireGPU: cfg.requireGPU}, drivers)
 		if err != nil {
 			return err
 		}
 		opened = append(opened, devs)
-		reportOpen(stderr, devs)
+		reportOpen(stderr, devs, "")
 		for _, a := range algos {
 			if err := devs.Check(a); err != nil {
 				return err

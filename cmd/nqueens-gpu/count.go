@@ -11,6 +11,7 @@ import (
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/boards"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/estimate"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/progress"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
@@ -28,12 +29,12 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hoo
 		return exitUsage
 	}
 	h = h.withDefaults()
-	devs, err := device.Open(cfg.devices, device.Options{Workers: cfg.workers, Algo: cfg.algo}, h.drivers(cfg.tune))
+	devs, err := device.Open(cfg.devices, device.Options{Workers: cfg.workers, Algo: cfg.algo, RequireGPU: cfg.requireGPU}, h.drivers(cfg.tune))
 	if err != nil {
 		return openFailed(stderr, err, printUsageError)
 	}
 	defer devs.Close()
-	reportOpen(stderr, devs)
+	reportOpen(stderr, devs, cpuEstimate(cfg.lo, cfg.hi, devs))
 	return count(ctx, cfg, devs, h, args, stdout, stderr)
 }
 
@@ -49,10 +50,10 @@ func openFailed(stderr io.Writer, err error, usage func(io.Writer, error)) int {
 	return exitRuntime
 }
 
-// reportOpen writes the one line of a fallback to the CPU, or one line per
-// GPU left out of several.
-func reportOpen(stderr io.Writer, devs *device.Devices) {
-	if line := devs.FallbackLine(); line != "" {
+// reportOpen writes the one line of a fallback to the CPU (with estimate,
+// when not ""), or one line per GPU left out of several.
+func reportOpen(stderr io.Writer, devs *device.Devices, estimate string) {
+	if line := devs.FallbackLine(estimate); line != "" {
 		printError(stderr, line)
 	}
 	for _, l := range devs.LeftOut {
@@ -234,4 +235,25 @@ func interrupted(ctx context.Context, cfg config, args []string, n int, res job.
 		printError(stderr, fmt.Sprintf("interrupted%s while counting N=%d; the checkpoint %s could not be written", by, n, cfg.checkpoint))
 	}
 	return code
+}
+
+// longOnCPU is the estimated CPU time from which a fallback line says how
+// long the count will take.
+const longOnCPU = time.Minute
+
+// cpuEstimate says how long the CPU of devs will take for the sizes lo..hi
+// after a fallback ("expect about 3.5 h on the CPU for N=20"), or "" when
+// that is under longOnCPU or there was no fallback.
+func cpuEstimate(lo, hi int, devs *device.Devices) string {
+	if devs.Fallback == "" {
+		return ""
+	}
+	var sec float64
+	for n := lo; n <= hi; n++ {
+		sec += estimate.CPUSeconds(n, devs.Algo, devs.CPUWorkers)
+	}
+	if sec < longOnCPU.Seconds() {
+		return ""
+	}
+	return fmt.Sprintf("expect about %s for N=%s", estimate.Text(sec), report.RangeText(lo, hi))
 }

@@ -39,6 +39,7 @@ func realDrivers(tune gpu.Tuning) device.Drivers {
 			return b, nil
 		},
 		GPUAlgos: gpu.Algos(),
+		Fix:      gpu.Fix,
 	}
 }
 

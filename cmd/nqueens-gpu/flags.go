@@ -22,10 +22,10 @@ type countFlags struct {
 	n, device, algo string
 	workers, depth  int
 	tune            gpu.Tuning
+	requireGPU      bool
 }
 
-// register defines the shared flags on fs; device is the default of
-// -device.
+// register defines the shared flags on fs.
 func (c *countFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.n, "n", "", "board size N or range A-B")
 	fs.StringVar(&c.device, "device", "cpu", "cpu, a GPU ordinal, or all")
@@ -37,6 +37,7 @@ func (c *countFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.tune.Dynamic, "gpu-dynamic", false, "symmetry kernel with dynamic fetching")
 	fs.BoolVar(&c.tune.SharedStack, "gpu-smem", false, "dynamic symmetry kernel, stacks in shared memory")
 	fs.BoolVar(&c.tune.Nodes, "gpu-nodes", false, "count search nodes on the GPU and report them")
+	fs.BoolVar(&c.requireGPU, "require-gpu", false, "exit 1 instead of counting on the CPU when no GPU can be used")
 }
 
 // sizes checks the shared flags once parsed (set holds the names of those

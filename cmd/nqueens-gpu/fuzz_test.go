@@ -93,7 +93,7 @@ func FuzzParseArgs(f *testing.F) {
 		env := &fakeEnv{devErr: gpu.ErrNoCUDA}
 		var errOut strings.Builder
 		if devs, err := device.Open(cfg.devices, device.Options{Workers: cfg.workers, Algo: cfg.algo}, env.drivers(cfg.tune)); err == nil {
-			reportOpen(&errOut, devs)
+			reportOpen(&errOut, devs, cpuEstimate(cfg.lo, cfg.hi, devs))
 			devs.Close()
 		}
 	})

@@ -122,6 +122,7 @@ func (f *fakeEnv) drivers(tune gpu.Tuning) device.Drivers {
 			return nil, errors.New("fake: no such device")
 		},
 		GPUAlgos: gpu.Algos(),
+		Fix:      gpu.Fix,
 	}
 }
 

@@ -89,9 +89,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 // code that runs it; without a subcommand the program counts. Each one
 // lives in a file of its own named after it.
 var subcommands = map[string]func(ctx context.Context, args []string, stdout, stderr io.Writer) int{
-	"merge": runMerge,
-	"bench": runBench,
-	"check": runCheck,
+	"merge":   runMerge,
+	"bench":   runBench,
+	"check":   runCheck,
+	"devices": runDevices,
 }
 
 // programVersion is the version that checkpoints and shard results

@@ -13,6 +13,7 @@ package device
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -181,6 +182,16 @@ type Drivers struct {
 	OpenGPU func(ordinal int) (Backend, error)
 	// GPUAlgos lists the algorithms that have a GPU kernel.
 	GPUAlgos []nq.Algo
+	// Fix says in one clause what the user can do about an error of GPUs
+	// or OpenGPU ("" when it knows nothing to say); nil says nothing.
+	Fix func(error) string
+}
+
+func (d Drivers) fix(err error) string {
+	if d.Fix == nil {
+		return ""
+	}
+	return d.Fix(err)
 }
 
 // Options are the choices of a count that opening devices depends on.
@@ -191,6 +202,24 @@ type Options struct {
 	// Algo is the algorithm asked for; "" means the default of the
 	// devices that open (nq.DefaultAlgo).
 	Algo nq.Algo
+	// RequireGPU refuses the fallback to the CPU: Open returns a
+	// *FallbackError instead.
+	RequireGPU bool
+}
+
+// FallbackError is the error of Open when GPUs were asked for, none can be
+// used and Options.RequireGPU refuses the CPU. It is a run-time error, not
+// a usage error.
+type FallbackError struct {
+	Cause, Fix string
+}
+
+func (e *FallbackError) Error() string {
+	s := e.Cause
+	if e.Fix != "" {
+		s += "; to use a GPU: " + e.Fix
+	}
+	return s + "; -require-gpu refuses to count on the CPU instead"
 }
 
 // Devices is what Open opened: the backends that count, and what the
@@ -210,8 +239,9 @@ type Devices struct {
 	// CPUWorkers is the CPU's goroutines; 0 when the CPU does not count.
 	CPUWorkers int
 	// Fallback says why a GPU request runs on the CPU; "" when it does
-	// not.
-	Fallback string
+	// not. FallbackFix says what to do about it, when something can be
+	// said.
+	Fallback, FallbackFix string
 	// LeftOut lists, one line each, the GPUs of several that did not open
 	// while others did.
 	LeftOut []string
@@ -233,20 +263,22 @@ func (d *Devices) Check(algo nq.Algo) error {
 }
 
 // Open opens the devices of set. A GPU request that cannot be met because
-// no GPU is usable falls back to the CPU (Fallback says why); of several
-// GPUs, one that does not open is left out (LeftOut). It returns a
-// *UsageError for a GPU ordinal that does not exist while other GPUs do,
-// and for an explicit algorithm without a GPU kernel on GPUs that opened.
+// no GPU is usable (none found, none that opens, or an ordinal that does
+// not exist) falls back to the CPU (Fallback says why, FallbackFix what to
+// do), or with Options.RequireGPU returns a *FallbackError; of several
+// GPUs, one that does not exist or does not open is left out (LeftOut).
+// It returns a *UsageError for an explicit algorithm without a GPU kernel
+// on GPUs that opened.
 func Open(set Set, opt Options, d Drivers) (*Devices, error) {
 	if !set.GPUs() {
-		return cpuOnly(opt, d, ""), nil
+		return cpuOnly(opt, d, "", ""), nil
 	}
-	gs, infos, why, leftOut, err := openGPUs(set, d)
-	if err != nil {
-		return nil, err
-	}
+	gs, infos, why, fix, leftOut := openGPUs(set, d)
 	if len(gs) == 0 {
-		return cpuOnly(opt, d, why), nil
+		if opt.RequireGPU {
+			return nil, &FallbackError{Cause: why, Fix: fix}
+		}
+		return cpuOnly(opt, d, why, fix), nil
 	}
 	closeAll := func() {
 		for _, g := range gs {
@@ -290,8 +322,8 @@ func Open(set Set, opt Options, d Drivers) (*Devices, error) {
 }
 
 // cpuOnly is the CPU with opt's workers; fallback says why a GPU request
-// ended up there.
-func cpuOnly(opt Options, d Drivers, fallback string) *Devices {
+// ended up there, and fix what to do about it.
+func cpuOnly(opt Options, d Drivers, fallback, fix string) *Devices {
 	w := opt.Workers
 	if w == 0 {
 		w = d.Procs()
@@ -305,8 +337,9 @@ func cpuOnly(opt Options, d Drivers, fallback string) *Devices {
 		Kind:       "cpu",
 		Device:     "cpu",
 		Algo:       algo,
-		CPUWorkers: w,
-		Fallback:   fallback,
+		CPUWorkers:  w,
+		Fallback:    fallback,
+		FallbackFix: fix,
 	}
 }
 
@@ -319,19 +352,20 @@ func supports(algos []nq.Algo, a nq.Algo) bool {
 	return false
 }
 
-// openGPUs opens the GPUs of set. It returns them and their descriptions,
-// or none and the reason to fall back to the CPU, or a *UsageError when
-// set names a GPU that does not exist while others do. Of several GPUs,
-// one that does not open is left out with a line in leftOut.
-func openGPUs(set Set, d Drivers) (gs []Backend, infos []GPU, why string, leftOut []string, err error) {
+// openGPUs opens the GPUs of set. It returns them and their
+// descriptions, or none and the reason to fall back to the CPU with what
+// to do about it. Of several GPUs, one that does not exist or does not
+// open is left out with a line in leftOut.
+func openGPUs(set Set, d Drivers) (gs []Backend, infos []GPU, why, fix string, leftOut []string) {
 	devs, err := d.GPUs()
 	if err != nil {
-		return nil, nil, "no GPU available (" + err.Error() + ")", nil, nil
+		return nil, nil, "no GPU available (" + err.Error() + ")", d.fix(err), nil
 	}
 	if len(devs) == 0 {
-		return nil, nil, "no GPU available (no CUDA device found)", nil, nil
+		return nil, nil, "no GPU available (no CUDA device found)", "nvidia-smi lists the GPUs the driver sees", nil
 	}
 	var want []GPU
+	var failed, fixes []string
 	if set.All {
 		want = devs
 	}
@@ -343,25 +377,39 @@ func openGPUs(set Set, d Drivers) (gs []Backend, infos []GPU, why string, leftOu
 			}
 		}
 		if !found {
-			return nil, nil, "", nil, usagef("invalid -device %d: no such GPU; found %s", o, Describe(devs))
+			failed = append(failed, fmt.Sprintf("no GPU %d (found %s)", o, Describe(devs)))
+			fixes = append(fixes, "-device takes the ordinals that nqueens-gpu devices lists")
 		}
 	}
-	var failed []string
 	for _, g := range want {
 		b, err := d.OpenGPU(g.Ordinal)
 		if err != nil {
 			failed = append(failed, fmt.Sprintf("GPU %d is not available (%v)", g.Ordinal, err))
+			if f := d.fix(err); f != "" {
+				fixes = append(fixes, f)
+			}
 			continue
 		}
 		gs, infos = append(gs, b), append(infos, g)
 	}
 	if len(gs) == 0 {
-		return nil, nil, strings.Join(failed, "; "), nil, nil
+		return nil, nil, strings.Join(failed, "; "), strings.Join(dedupe(fixes), "; "), nil
 	}
 	for _, f := range failed {
 		leftOut = append(leftOut, f+"; counting without it")
 	}
-	return gs, infos, "", leftOut, nil
+	return gs, infos, "", "", leftOut
+}
+
+// dedupe drops the repeats of list, keeping the order.
+func dedupe(list []string) []string {
+	var out []string
+	for _, s := range list {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // Describe lists GPUs for a message: "2 GPUs: 0 (H100), 1 (A100)".
@@ -377,13 +425,22 @@ func Describe(devs []GPU) string {
 	return fmt.Sprintf("%d %s: %s", len(devs), word, strings.Join(s, ", "))
 }
 
-// FallbackLine is the one line that says a GPU request runs on the CPU,
-// and why; "" when it does not.
-func (d *Devices) FallbackLine() string {
+// FallbackLine is the one line that says a GPU request runs on the CPU:
+// why, what to do about it, and how long the CPU will take when estimate
+// says so ("" to leave that out); "" when there is no fallback.
+func (d *Devices) FallbackLine(estimate string) string {
 	if d.Fallback == "" {
 		return ""
 	}
-	return fmt.Sprintf("%s; running on the CPU with %s", d.Fallback, Workers(d.CPUWorkers))
+	s := d.Fallback
+	if d.FallbackFix != "" {
+		s += "; to use a GPU: " + d.FallbackFix
+	}
+	s += "; running on the CPU with " + Workers(d.CPUWorkers)
+	if estimate != "" {
+		s += " (" + estimate + ")"
+	}
+	return s
 }
 
 // Workers writes "1 worker" or "K workers".

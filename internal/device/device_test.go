@@ -95,6 +95,7 @@ func drivers(gpus []GPU, listErr error, failing map[int]error, counts *[]string,
 			return &fake{name: fmt.Sprintf("gpu%d", o), counts: counts, closed: closed}, nil
 		},
 		GPUAlgos: []nq.Algo{nq.Symmetry, nq.CarryChain},
+		Fix:      func(err error) string { return "fix " + err.Error() },
 	}
 }
 
@@ -124,6 +125,8 @@ func TestOpen(t *testing.T) {
 		{"all", Options{}, twoGPUs, nil, map[int]error{0: busy, 1: busy}, "cpu", "cpu", 4, "GPU 0 is not available (busy); GPU 1 is not available (busy)", 0},
 		{"0", Options{}, nil, errors.New("built without CUDA"), nil, "cpu", "cpu", 4, "no GPU available (built without CUDA)", 0},
 		{"all,cpu", Options{Workers: 1}, nil, nil, nil, "cpu", "cpu", 1, "no GPU available (no CUDA device found)", 0},
+		{"2", Options{}, twoGPUs, nil, nil, "cpu", "cpu", 4, "no GPU 2 (found 2 GPUs: 0 (H100), 1 (A100))", 0},
+		{"0,2", Options{}, twoGPUs, nil, nil, "gpu", "0", 0, "", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.set, func(t *testing.T) {
@@ -140,8 +143,8 @@ func TestOpen(t *testing.T) {
 			if d.Kind != tt.kind || d.Device != tt.device || d.CPUWorkers != tt.workers || d.Fallback != tt.fallback || len(d.LeftOut) != tt.leftOut {
 				t.Errorf("Open = %+v", d)
 			}
-			if tt.fallback != "" && d.FallbackLine() != fmt.Sprintf("%s; running on the CPU with %s", tt.fallback, Workers(tt.workers)) {
-				t.Errorf("FallbackLine = %q", d.FallbackLine())
+			if tt.fallback != "" && d.FallbackLine("") != fmt.Sprintf("%s; to use a GPU: %s; running on the CPU with %s", tt.fallback, d.FallbackFix, Workers(tt.workers)) {
+				t.Errorf("FallbackLine = %q", d.FallbackLine(""))
 			}
 			c, err := d.Count(context.Background(), d.Spec(8, "", 0))
 			if err != nil || c != (nq.Counts{C4: 1, C8: 11}) {
@@ -163,7 +166,6 @@ func TestOpenUsageErrors(t *testing.T) {
 		algo nq.Algo
 		msg  string
 	}{
-		{"2", "", "invalid -device 2: no such GPU; found 2 GPUs: 0 (H100), 1 (A100)"},
 		{"0", nq.Bitmap, "-algo bitmap has no GPU kernel; use -algo symmetry or -algo carrychain, or -device cpu"},
 		{"all,cpu", nq.Backtrack, "-algo backtrack has no GPU kernel"},
 	}
@@ -225,5 +227,49 @@ func TestSpecDepth(t *testing.T) {
 		if got := d.Spec(tt.n, tt.algo, tt.userDepth); got.Depth != tt.want || got.Algo != tt.algo {
 			t.Errorf("%s: Spec(%d, %s, %d) on %d GPUs = %+v, want depth %d", tt.name, tt.n, tt.algo, tt.userDepth, len(tt.gpus), got, tt.want)
 		}
+	}
+}
+
+// -require-gpu turns every fallback into a *FallbackError, and leaves a
+// count that has a GPU alone.
+func TestRequireGPU(t *testing.T) {
+	tests := []struct {
+		set     string
+		gpus    []GPU
+		listErr error
+		failing map[int]error
+		refused string // "": no error
+	}{
+		{"0", nil, errors.New("no NVIDIA driver"), nil, "no GPU available (no NVIDIA driver); to use a GPU: fix no NVIDIA driver; -require-gpu refuses"},
+		{"3", twoGPUs, nil, nil, "no GPU 3 (found 2 GPUs"},
+		{"all", twoGPUs, nil, map[int]error{0: errors.New("busy"), 1: errors.New("busy")}, "GPU 0 is not available (busy); GPU 1 is not available (busy); to use a GPU: fix busy;"},
+		{"all", twoGPUs, nil, map[int]error{1: errors.New("busy")}, ""},
+		{"cpu", nil, errors.New("no NVIDIA driver"), nil, ""},
+	}
+	for _, tt := range tests {
+		set, _ := Parse(tt.set)
+		var counts []string
+		closed := 0
+		d, err := Open(set, Options{RequireGPU: true}, drivers(tt.gpus, tt.listErr, tt.failing, &counts, &closed))
+		var fe *FallbackError
+		switch {
+		case tt.refused == "" && err != nil:
+			t.Errorf("-device %s: %v", tt.set, err)
+		case tt.refused != "" && (!errors.As(err, &fe) || !strings.Contains(err.Error(), tt.refused)):
+			t.Errorf("-device %s: %v, want a FallbackError with %q", tt.set, err, tt.refused)
+		case err == nil:
+			d.Close()
+		}
+	}
+}
+
+func TestFallbackLine(t *testing.T) {
+	d := &Devices{Fallback: "no GPU available (built without CUDA)", FallbackFix: "build with make", CPUWorkers: 1}
+	want := "no GPU available (built without CUDA); to use a GPU: build with make; running on the CPU with 1 worker (about 3 h)"
+	if got := d.FallbackLine("about 3 h"); got != want {
+		t.Errorf("FallbackLine = %q, want %q", got, want)
+	}
+	if got := (&Devices{}).FallbackLine("x"); got != "" {
+		t.Errorf("no fallback: %q", got)
 	}
 }

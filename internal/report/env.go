@@ -13,10 +13,10 @@ type Probe struct {
 	// none, or what failed while asking.
 	GPUs    []GPU
 	GPUNote string
-	// CUDABuild, PTXBuild and CUDADriver are those of Env.
-	CUDABuild  bool
-	PTXBuild   string
-	CUDADriver string
+	// CUDABuild, PTXBuild, NVIDIADriver and CUDADriver are those of Env.
+	CUDABuild                bool
+	PTXBuild                 string
+	NVIDIADriver, CUDADriver string
 	// Commit and Modified are the build's commit as the build stamped it;
 	// Go's own VCS stamp, where there is one, wins.
 	Commit   string
@@ -27,19 +27,20 @@ type Probe struct {
 // report: p, and what the runtime, the build information and /proc say.
 func GatherEnv(p Probe) Env {
 	e := Env{
-		GoVersion:  runtime.Version(),
-		OS:         runtime.GOOS,
-		Arch:       runtime.GOARCH,
-		CPUModel:   CPUModel(readFileString("/proc/cpuinfo")),
-		CPUCores:   runtime.NumCPU(),
-		GOMAXPROCS: runtime.GOMAXPROCS(0),
-		Commit:     p.Commit,
-		Modified:   p.Modified,
-		CUDABuild:  p.CUDABuild,
-		PTXBuild:   p.PTXBuild,
-		CUDADriver: p.CUDADriver,
-		GPUs:       p.GPUs,
-		GPUNote:    p.GPUNote,
+		GoVersion:    runtime.Version(),
+		OS:           runtime.GOOS,
+		Arch:         runtime.GOARCH,
+		CPUModel:     CPUModel(readFileString("/proc/cpuinfo")),
+		CPUCores:     runtime.NumCPU(),
+		GOMAXPROCS:   runtime.GOMAXPROCS(0),
+		Commit:       p.Commit,
+		Modified:     p.Modified,
+		CUDABuild:    p.CUDABuild,
+		PTXBuild:     p.PTXBuild,
+		CUDADriver:   p.CUDADriver,
+		NVIDIADriver: p.NVIDIADriver,
+		GPUs:         p.GPUs,
+		GPUNote:      p.GPUNote,
 	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, s := range bi.Settings {
@@ -52,9 +53,6 @@ func GatherEnv(p Probe) Env {
 				e.Modified = s.Value == "true"
 			}
 		}
-	}
-	if e.CUDABuild {
-		e.NVIDIADriver = NVIDIADriver(readFileString("/proc/driver/nvidia/version"))
 	}
 	return e
 }
@@ -81,34 +79,4 @@ func CPUModel(cpuinfo string) string {
 		}
 	}
 	return ""
-}
-
-// NVIDIADriver returns the version in /proc/driver/nvidia/version, such as
-// "550.54.15" from "NVRM version: NVIDIA UNIX x86_64 Kernel Module
-// 550.54.15  Tue Mar  5 ...", or "".
-func NVIDIADriver(version string) string {
-	first, _, _ := strings.Cut(version, "\n")
-	if !strings.HasPrefix(first, "NVRM version:") {
-		return ""
-	}
-	for _, f := range strings.Fields(first) {
-		if isDriverVersion(f) {
-			return f
-		}
-	}
-	return ""
-}
-
-// isDriverVersion reports whether s looks like 550.54.15 or 535.104.
-func isDriverVersion(s string) bool {
-	parts := strings.Split(s, ".")
-	if len(parts) < 2 || len(parts) > 3 {
-		return false
-	}
-	for _, p := range parts {
-		if p == "" || strings.Trim(p, "0123456789") != "" {
-			return false
-		}
-	}
-	return true
 }
