@@ -176,4 +176,3 @@ func DriverVersion() (version int, path string, err error) {
 // CUDABuild reports whether the binary was built with CUDA and, if so,
 // how its kernels' PTX was compiled (nvcc version and flags).
 func CUDABuild() (cuda bool, ptx string) { return true, strings.TrimSpace(kernels.Build()) }
-

@@ -41,4 +41,3 @@ func (b *Backend) Close() error { return nil }
 // CUDABuild reports whether the binary was built with CUDA and, if so,
 // how its kernels' PTX was compiled (nvcc version and flags).
 func CUDABuild() (cuda bool, ptx string) { return false, "" }
-

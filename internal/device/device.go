@@ -333,10 +333,10 @@ func cpuOnly(opt Options, d Drivers, fallback, fix string) *Devices {
 		algo = nq.DefaultAlgo(false)
 	}
 	return &Devices{
-		Backends:   []Backend{d.CPU(opt.Workers)},
-		Kind:       "cpu",
-		Device:     "cpu",
-		Algo:       algo,
+		Backends:    []Backend{d.CPU(opt.Workers)},
+		Kind:        "cpu",
+		Device:      "cpu",
+		Algo:        algo,
 		CPUWorkers:  w,
 		Fallback:    fallback,
 		FallbackFix: fix,
