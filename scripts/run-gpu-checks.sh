@@ -248,7 +248,7 @@ fi
 
 # A quick look that the binary uses the GPU at all (a CPU fallback would
 # take hours for N=20).
-run preflight ./nqueens-gpu-cuda -n 1 -device "$device"
+run preflight ./nqueens-gpu -n 1 -device "$device"
 if [ "$rc" != 0 ] || fell_back "$logs/preflight.err"; then
 	fail preflight "$secs" "exit $rc: $(head -c 500 "$logs/preflight.err")"
 	echo "$passed passed, $failed failed"
@@ -269,7 +269,7 @@ if want counts; then
 		name=count-$v-1-$top
 		countfile[$v]=$logs/$name.out
 		counttop[$v]=$top
-		run "$name" ./nqueens-gpu-cuda -n "1-$top" -device "$device" "${vf[@]}" -v
+		run "$name" ./nqueens-gpu -n "1-$top" -device "$device" "${vf[@]}" -v
 		if [ "$rc" != 0 ]; then
 			fail "$name" "$secs" "exit $rc: $(head -c 500 "$logs/$name.err")"
 		elif fell_back "$logs/$name.err"; then
@@ -308,7 +308,7 @@ if want counts; then
 		[ "$m" -gt "$top" ] && top=$m
 	done
 	cpuname=count-cpu-1-$top
-	run "$cpuname" ./nqueens-gpu-cuda -n "1-$top" -device cpu -v
+	run "$cpuname" ./nqueens-gpu -n "1-$top" -device cpu -v
 	cpurc=$rc
 	[ "$cpurc" = 0 ] || echo "the CPU count $cpuname failed (exit $cpurc): $(head -c 300 "$logs/$cpuname.err")"
 	for v in $variants; do
@@ -388,7 +388,7 @@ if want largen; then
 			# The CPU side, once per algorithm and N.
 			if [ -z "${cpuref[$valgo]:-}" ]; then
 				cname=largen-cpu-$valgo-n$n-shard0of$m
-				run "$cname" ./nqueens-gpu-cuda -n "$n" -device cpu -workers "$cpu_workers" -algo "$valgo" \
+				run "$cname" ./nqueens-gpu -n "$n" -device cpu -workers "$cpu_workers" -algo "$valgo" \
 					"${dflags[@]}" -shard "0/$m" -json -quiet
 				cat "$logs/$cname.out"
 				if [ "$rc" = 0 ] && shard_key "$logs/$cname.out" >"$logs/$cname.key"; then
@@ -400,7 +400,7 @@ if want largen; then
 				fi
 			fi
 			name=largen-$v-n$n-shard0of$m
-			run "$name" ./nqueens-gpu-cuda -n "$n" -device "$device" "${vf[@]}" "${dflags[@]}" \
+			run "$name" ./nqueens-gpu -n "$n" -device "$device" "${vf[@]}" "${dflags[@]}" \
 				-shard "0/$m" -json -quiet
 			cat "$logs/$name.out"
 			if [ "$rc" != 0 ]; then
@@ -429,7 +429,7 @@ if want sanitizer && sanitizer=$(command -v compute-sanitizer || ls /usr/local/c
 		for v in $variants; do
 			vflags "$v"
 			name=sanitizer-$tool-$v
-			run "$name" "$sanitizer" --tool "$tool" --error-exitcode 99 ./nqueens-gpu-cuda -n 11 -device "$device" "${vf[@]}"
+			run "$name" "$sanitizer" --tool "$tool" --error-exitcode 99 ./nqueens-gpu -n 11 -device "$device" "${vf[@]}"
 			if [ "$rc" = 0 ] && ! fell_back "$logs/$name.err" &&
 				grep -q 'ERROR SUMMARY: 0 errors\|RACECHECK SUMMARY: 0 hazards' "$logs/$name.err" "$logs/$name.out"; then
 				pass "$name" "$secs"
@@ -461,7 +461,7 @@ if want nodes; then
 				break
 			fi
 			name=nodes-$v-n$n
-			run "$name" ./nqueens-gpu-cuda -n "$n" -device "$device" "${vf[@]}" -gpu-nodes -quiet -json
+			run "$name" ./nqueens-gpu -n "$n" -device "$device" "${vf[@]}" -gpu-nodes -quiet -json
 			took=$secs
 			nodes=$(nodes_list "$logs/$name.err" | tail -n 1)
 			if ! why=$(json_ok "$name" "$n"); then
@@ -473,7 +473,7 @@ if want nodes; then
 			fi
 			nodes_s=$(json_field "$logs/$name.out" seconds)
 			plain=nodes-plain-$v-n$n
-			run "$plain" ./nqueens-gpu-cuda -n "$n" -device "$device" "${vf[@]}" -quiet -json
+			run "$plain" ./nqueens-gpu -n "$n" -device "$device" "${vf[@]}" -quiet -json
 			took=$((took + secs))
 			wall=$(json_field "$logs/$plain.out" seconds)
 			if why=$(json_ok "$plain" "$n"); then
@@ -500,7 +500,7 @@ if want timing; then
 		vflags "$v"
 		for ((n = timefrom; n <= timen; n++)); do
 			name=time-$v-n$n
-			run "$name" ./nqueens-gpu-cuda -n "$n" -device "$device" "${vf[@]}" -quiet -json
+			run "$name" ./nqueens-gpu -n "$n" -device "$device" "${vf[@]}" -quiet -json
 			if why=$(json_ok "$name" "$n"); then
 				pass "$name" "$secs"
 			else
@@ -528,7 +528,7 @@ if want tune; then
 		local label=$1 n=$2 depth=$3 threads=$4 name why
 		shift 4
 		name=tune-$label-n$n-d$depth-t$threads
-		run "$name" ./nqueens-gpu-cuda -n "$n" -device "$device" -algo symmetry -quiet -json \
+		run "$name" ./nqueens-gpu -n "$n" -device "$device" -algo symmetry -quiet -json \
 			-depth "$depth" -gpu-threads "$threads" "$@"
 		if why=$(json_ok "$name" "$n"); then
 			pass "$name" "$secs"
@@ -569,7 +569,7 @@ if want profile && ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/nul
 			--section SpeedOfLight --section Occupancy --section WarpStateStats --section LaunchStats \
 			--section SchedulerStats \
 			--metrics smsp__sass_thread_inst_executed_op_integer_pred_on.sum,smsp__inst_executed.sum,smsp__thread_inst_executed.sum,smsp__average_warp_latency_per_inst_issued.ratio \
-			./nqueens-gpu-cuda -n "$profilen" -device "$device" -quiet "${vf[@]}"
+			./nqueens-gpu -n "$profilen" -device "$device" -quiet "${vf[@]}"
 		cp "$logs/$name.out" "$logs/$name.txt" 2>/dev/null
 		if [ "$rc" = 0 ] && grep -q 'Occupancy' "$logs/$name.out"; then
 			pass "$name" "$secs"

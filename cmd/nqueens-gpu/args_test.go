@@ -9,12 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
 func TestParseArgsGood(t *testing.T) {
-	def := config{lo: 8, hi: 8, maxBoards: defaultMaxBoards, devices: deviceSet{cpu: true},
+	def := config{lo: 8, hi: 8, maxBoards: defaultMaxBoards, devices: device.Set{CPU: true},
 		checkpointInterval: defaultCheckpointInterval, progressInterval: defaultProgressInterval}
 	with := func(f func(*config)) config {
 		c := def
@@ -36,16 +37,16 @@ func TestParseArgsGood(t *testing.T) {
 		{[]string{"-n", "5-5"}, with(func(c *config) { c.lo, c.hi = 5, 5 })},
 		{[]string{"-n", "20", "-device", "0"}, with(func(c *config) {
 			c.lo, c.hi = 20, 20
-			c.devices = deviceSet{ordinals: []int{0}}
+			c.devices = device.Set{Ordinals: []int{0}}
 		})},
-		{[]string{"-n", "8", "-device", "3"}, with(func(c *config) { c.devices = deviceSet{ordinals: []int{3}} })},
-		{[]string{"-n", "8", "-device", "all"}, with(func(c *config) { c.devices = deviceSet{all: true} })},
-		{[]string{"-n", "8", "-device", "0,2"}, with(func(c *config) { c.devices = deviceSet{ordinals: []int{0, 2}} })},
-		{[]string{"-n", "8", "-device", "all,cpu"}, with(func(c *config) { c.devices = deviceSet{all: true, cpu: true} })},
-		{[]string{"-n", "8", "-device", "CPU,1"}, with(func(c *config) { c.devices = deviceSet{cpu: true, ordinals: []int{1}} })},
+		{[]string{"-n", "8", "-device", "3"}, with(func(c *config) { c.devices = device.Set{Ordinals: []int{3}} })},
+		{[]string{"-n", "8", "-device", "all"}, with(func(c *config) { c.devices = device.Set{All: true} })},
+		{[]string{"-n", "8", "-device", "0,2"}, with(func(c *config) { c.devices = device.Set{Ordinals: []int{0, 2}} })},
+		{[]string{"-n", "8", "-device", "all,cpu"}, with(func(c *config) { c.devices = device.Set{All: true, CPU: true} })},
+		{[]string{"-n", "8", "-device", "CPU,1"}, with(func(c *config) { c.devices = device.Set{CPU: true, Ordinals: []int{1}} })},
 		{[]string{"-n", "8", "-device", "CPU"}, def},
 		{[]string{"-n", "8", "-device", "cpu"}, def},
-		{[]string{"-device", "all", "-n", "8"}, with(func(c *config) { c.devices = deviceSet{all: true} })},
+		{[]string{"-device", "all", "-n", "8"}, with(func(c *config) { c.devices = device.Set{All: true} })},
 		{[]string{"-n", "8", "-algo", "backtrack"}, with(func(c *config) { c.algo = nq.Backtrack })},
 		{[]string{"-n", "8", "-algo", "bitmap"}, with(func(c *config) { c.algo = nq.Bitmap })},
 		{[]string{"-n", "8", "-algo", "mirror"}, with(func(c *config) { c.algo = nq.Mirror })},
@@ -64,10 +65,10 @@ func TestParseArgsGood(t *testing.T) {
 		{[]string{"-n", "8", "-print", "-max-boards", "0"}, with(func(c *config) { c.print, c.maxBoards = true, 0 })},
 		{[]string{"-n", "8", "-depth", "5"}, with(func(c *config) { c.depth = 5 })},
 		{[]string{"-n", "2-3", "-depth", "9"}, with(func(c *config) { c.lo, c.hi, c.depth = 2, 3, 9 })},
-		{[]string{"-n", "8", "-gpu-threads", "256", "-gpu-launch", "50ms"}, with(func(c *config) { c.gpuThreads, c.gpuLaunch = 256, 50*time.Millisecond })},
-		{[]string{"-n", "8", "-gpu-dynamic"}, with(func(c *config) { c.gpuDynamic = true })},
-		{[]string{"-n", "8", "-gpu-smem"}, with(func(c *config) { c.gpuSmem = true })},
-		{[]string{"-n", "8", "-gpu-nodes"}, with(func(c *config) { c.gpuNodes = true })},
+		{[]string{"-n", "8", "-gpu-threads", "256", "-gpu-launch", "50ms"}, with(func(c *config) { c.tune.Threads, c.tune.LaunchTime = 256, 50*time.Millisecond })},
+		{[]string{"-n", "8", "-gpu-dynamic"}, with(func(c *config) { c.tune.Dynamic = true })},
+		{[]string{"-n", "8", "-gpu-smem"}, with(func(c *config) { c.tune.SharedStack = true })},
+		{[]string{"-n", "8", "-gpu-nodes"}, with(func(c *config) { c.tune.Nodes = true })},
 		{[]string{"-n", "8", "--"}, def},
 		{[]string{"-n", "20", "-checkpoint", "n20.ckpt"}, with(func(c *config) { c.lo, c.hi, c.checkpoint = 20, 20, "n20.ckpt" })},
 		{[]string{"-n", "20", "-checkpoint", "c", "-checkpoint-interval", "10s"}, with(func(c *config) {
@@ -234,14 +235,27 @@ func TestHelp(t *testing.T) {
 // TestHelpDocumentsEveryFlag makes sure the hand-written help text keeps up
 // with the flags.
 func TestHelpDocumentsEveryFlag(t *testing.T) {
-	var b strings.Builder
-	writeUsage(&b)
-	help := b.String()
-	newFlagSet(&config{}, &rawArgs{}).VisitAll(func(f *flag.Flag) {
-		if !strings.Contains(help, "\n  -"+f.Name+" ") && !strings.Contains(help, "\n  -"+f.Name+"\n") {
-			t.Errorf("the help text does not document -%s", f.Name)
+	var s string
+	sets := map[string]*flag.FlagSet{
+		"count":   countFlagSet(&config{}, &countFlags{}, &s),
+		"bench":   benchFlagSet(&benchConfig{}, &s),
+		"check":   checkFlagSet(&checkConfig{}),
+		"devices": devicesFlagSet(new(bool)),
+	}
+	for name, fs := range sets {
+		text := helpText(name)
+		fs.VisitAll(func(f *flag.Flag) {
+			// On a line that documents flags: "  -name ..." or a list
+			// of them, "  -a A, -name B, ...".
+			if !regexp.MustCompile(`\n  (-[^\n]*, )?-` + f.Name + `[ \n,]`).MatchString(text) {
+				t.Errorf("the help text of %s does not document -%s", name, f.Name)
+			}
+		})
+		if regexp.MustCompile(`\{[A-Z]+\}`).MatchString(text) {
+			t.Errorf("the help text of %s has an unfilled field", name)
 		}
-	})
+	}
+	help := helpText("count")
 	for _, s := range []string{
 		"nqueens-gpu -n 20 -device 0", "nqueens-gpu -n 4-16 -v",
 		"nqueens-gpu -n 8 -print -unique", "nqueens-gpu -n 1-12 -json",

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
@@ -71,12 +72,12 @@ func FuzzParseArgs(f *testing.F) {
 		if cfg.workers < 0 || cfg.workers > maxWorkers || cfg.maxBoards < 0 {
 			t.Fatalf("%q: bad numbers in %+v", args, cfg)
 		}
-		for _, o := range cfg.devices.ordinals {
+		for _, o := range cfg.devices.Ordinals {
 			if o < 0 {
 				t.Fatalf("%q: negative ordinal", args)
 			}
 		}
-		if cfg.devices.all && len(cfg.devices.ordinals) > 0 || !cfg.devices.cpu && !cfg.devices.gpus() {
+		if cfg.devices.All && len(cfg.devices.Ordinals) > 0 || !cfg.devices.CPU && !cfg.devices.GPUs() {
 			t.Fatalf("%q: inconsistent devices %+v", args, cfg.devices)
 		}
 		if (cfg.checkpoint != "" || cfg.sharded) && cfg.lo != cfg.hi || cfg.checkpointInterval <= 0 || cfg.progressInterval <= 0 {
@@ -91,8 +92,9 @@ func FuzzParseArgs(f *testing.F) {
 		// Choosing the backend must not panic either (without a real GPU).
 		env := &fakeEnv{devErr: gpu.ErrNoCUDA}
 		var errOut strings.Builder
-		if b, err := openBackend(cfg, env.hooks(), &errOut); err == nil {
-			b.close()
+		if devs, err := device.Open(cfg.devices, device.Options{Workers: cfg.workers, Algo: cfg.algo}, env.drivers(cfg.tune)); err == nil {
+			reportOpen(&errOut, devs, cpuEstimate(cfg.lo, cfg.hi, devs))
+			devs.Close()
 		}
 	})
 }

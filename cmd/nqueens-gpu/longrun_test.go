@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nqueens-gpu/nqueens-gpu/cpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
@@ -244,29 +243,30 @@ func TestInterruptSavesCheckpoint(t *testing.T) {
 	ck := filepath.Join(t.TempDir(), "ck")
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
-	h := noCUDA().hooks()
-	h.plan = func(s job.Spec) (job.Plan, error) {
-		p, _ := fakePlan(s)
-		p.Batches, p.TaskCount = 3, 700
-		return p, nil
-	}
+	env := noCUDA()
 	var stop bool
-	h.cpuPartial = func(c context.Context, n int, algo nq.Algo, opt cpu.Options) (nq.Partial, error) {
+	env.cpuCount = func(c context.Context, spec nq.Spec, sel func(int) bool, done func([]int, nq.Partial)) error {
 		for i := 0; i < 3; i++ {
-			if !opt.Select(i) {
+			if !sel(i) {
 				continue
 			}
 			var p nq.Partial
 			if i == 0 {
-				p = partialOf(algo, fakeCounts(n))
+				p = nq.PartialOf(spec.Algo, fakeCounts(spec.N))
 			}
-			opt.Done([]int{i}, p)
+			done([]int{i}, p)
 			if i == 1 && stop {
 				cancel(signalCause{syscall.SIGTERM})
-				return nq.Partial{}, c.Err()
+				return c.Err()
 			}
 		}
-		return nq.Partial{}, nil
+		return nil
+	}
+	h := env.hooks()
+	h.plan = func(s nq.Spec) (job.Plan, error) {
+		p, _ := fakePlan(s)
+		p.Batches, p.TaskCount = 3, 700
+		return p, nil
 	}
 	args := []string{"-n", "9", "-checkpoint", ck, "-v"}
 	stop = true
@@ -389,11 +389,13 @@ func TestMergeCLI(t *testing.T) {
 // Without a terminal, progress is one status line per interval; -quiet
 // silences it.
 func TestProgressLines(t *testing.T) {
-	h := noCUDA().hooks()
-	h.cpuPartial = func(ctx context.Context, n int, algo nq.Algo, opt cpu.Options) (nq.Partial, error) {
+	env := noCUDA()
+	env.cpuCount = func(ctx context.Context, spec nq.Spec, sel func(int) bool, done func([]int, nq.Partial)) error {
 		time.Sleep(120 * time.Millisecond)
-		return fakeBatch(n, algo, opt.Select, opt.Done), nil
+		fakeBatch(spec.N, spec.Algo, sel, done)
+		return nil
 	}
+	h := env.hooks()
 	var out, errOut bytes.Buffer
 	code := runWith(context.Background(), []string{"-n", "9", "-progress-interval", "20ms"}, &out, &errOut, h)
 	lines := strings.Split(strings.TrimSuffix(errOut.String(), "\n"), "\n")

@@ -13,25 +13,8 @@ import (
 	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
 )
-
-const mergeUsage = `nqueens-gpu merge combines the results of the shards of one count.
-
-Usage:
-  nqueens-gpu merge [-json] [-v] FILE...
-
-Each FILE holds shard results, one JSON object per line, as written by
-  nqueens-gpu -n N -shard I/M -json
-merge checks that they are exactly the shards 0 to M-1 of one job (the same
-N, algorithm and task fingerprint, each shard complete and present once),
-adds up their partial sums and prints the counts as a count does: a table
-row, with -v the C2, C4 and C8 columns, with -json one JSON object.
-Elapsed (seconds) is the sum of the shards' times, the compute time rather
-than the wall-clock time of shards that ran side by side.
-
-Exit status: 0 on success, 1 when a shard is missing, repeated, incomplete
-or from another job, or a file cannot be read, 2 on a usage error.
-`
 
 // runMerge runs `nqueens-gpu merge`.
 func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -46,8 +29,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	for {
 		if err := fs.Parse(rest); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				io.WriteString(stdout, mergeUsage)
-				return exitOK
+				return helpDone(stdout, stderr, "merge")
 			}
 			printMergeUsageError(stderr, err.Error())
 			return exitUsage
@@ -81,13 +63,13 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			strings.Join(m.Versions, ", ")))
 	}
 	elapsed := time.Duration(m.Seconds * float64(time.Second))
-	b := &backend{kind: strings.Join(m.Backends, "+"), device: strings.Join(m.Devices, ","), algo: m.Algo}
+	o := report.Origin{Backend: strings.Join(m.Backends, "+"), Device: strings.Join(m.Devices, ","), Algo: m.Algo}
 	if *asJSON {
-		err = newJSONWriter(stdout, b).row(m.N, m.Counts, elapsed)
+		err = report.NewJSON(stdout, o).Row(m.N, m.Counts, elapsed)
 	} else {
-		t := newTableWriter(stdout, *verbose)
-		if err = t.header(); err == nil {
-			err = t.row(m.N, m.Counts, elapsed)
+		t := report.NewTable(stdout, *verbose)
+		if err = t.Header(); err == nil {
+			err = t.Row(m.N, m.Counts, elapsed)
 		}
 	}
 	if err != nil {

@@ -82,7 +82,7 @@ func goodCheckpoint(t *testing.T, nb, done int) []byte {
 		}
 		return nil
 	}}
-	j, err := New(Config{Spec: Spec{N: 16, Algo: nq.Symmetry}, Workers: []Worker{w}, Plan: fakePlan(nb), Checkpoint: path})
+	j, err := New(Config{Spec: nq.Spec{N: 16, Algo: nq.Symmetry}, Workers: []Worker{w}, Plan: fakePlan(nb), Checkpoint: path})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func goodCheckpoint(t *testing.T, nb, done int) []byte {
 func TestCheckpointFiles(t *testing.T) {
 	const nb = 40
 	half := goodCheckpoint(t, nb, 15)
-	spec := Spec{N: 16, Algo: nq.Symmetry}
+	spec := nq.Spec{N: 16, Algo: nq.Symmetry}
 	type setup struct {
 		dir, ck string // the directory and the -checkpoint path
 	}
@@ -338,7 +338,7 @@ func TestCheckpointFiles(t *testing.T) {
 func TestCheckpointLock(t *testing.T) {
 	const nb = 30
 	path := filepath.Join(t.TempDir(), "ck")
-	cfg := Config{Spec: Spec{N: 16, Algo: nq.Symmetry}, Workers: workersOf(&fakeWorker{nb: nb, failAt: -1}), Plan: fakePlan(nb), Checkpoint: path}
+	cfg := Config{Spec: nq.Spec{N: 16, Algo: nq.Symmetry}, Workers: workersOf(&fakeWorker{nb: nb, failAt: -1}), Plan: fakePlan(nb), Checkpoint: path}
 	first, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -183,7 +183,7 @@ var ErrPublished = fmt.Errorf("merged counts disagree with the published value")
 // ErrPublished: the table is a cross-check, never the answer. A missing,
 // repeated, incomplete, damaged or foreign shard is an error that names
 // it.
-func MergeShards(srcs []Source, plan func(Spec) (Plan, error)) (Merged, error) {
+func MergeShards(srcs []Source, plan func(nq.Spec) (Plan, error)) (Merged, error) {
 	if plan == nil {
 		return Merged{}, fmt.Errorf("merge: no plan function")
 	}
@@ -197,7 +197,7 @@ func MergeShards(srcs []Source, plan func(Spec) (Plan, error)) (Merged, error) {
 // once its shard runs write NewShardResult records.
 func Merge(srcs []Source) (Merged, error) { return merge(srcs, nil) }
 
-func merge(srcs []Source, plan func(Spec) (Plan, error)) (Merged, error) {
+func merge(srcs []Source, plan func(nq.Spec) (Plan, error)) (Merged, error) {
 	if len(srcs) == 0 {
 		return Merged{}, fmt.Errorf("no shard results")
 	}
@@ -285,12 +285,12 @@ func merge(srcs []Source, plan func(Spec) (Plan, error)) (Merged, error) {
 
 // checkPlan makes the plan of the job that src states and compares it
 // with what src records.
-func checkPlan(src Source, plan func(Spec) (Plan, error)) error {
+func checkPlan(src Source, plan func(nq.Spec) (Plan, error)) error {
 	r := src.Result
 	if r.Batch < 1 {
 		return fmt.Errorf("%s has no batch size: it was written by a version of nqueens-gpu before shard results recorded their job; count the shard again", src.Name)
 	}
-	p, err := plan(Spec{N: r.N, Algo: r.Algo, Depth: r.Depth, Batch: r.Batch})
+	p, err := plan(nq.Spec{N: r.N, Algo: r.Algo, Depth: r.Depth, Batch: r.Batch})
 	if err != nil {
 		return fmt.Errorf("%s: cannot make the plan of its job (N=%d -algo %s, depth %d, batches of %d) again: %v", src.Name, r.N, r.Algo, r.Depth, r.Batch, err)
 	}

@@ -43,7 +43,7 @@ func referenceWorker(n, depth, batch int) Worker {
 // the published counts.
 func TestMergeRealShards(t *testing.T) {
 	for _, n := range []int{5, 8, 11, 12} {
-		spec := Spec{N: n, Algo: nq.Symmetry, Batch: 8}.Normalize()
+		spec := nq.Spec{N: n, Algo: nq.Symmetry, Batch: 8}.Normalize()
 		var lines []string
 		for i := 0; i < 3; i++ {
 			sh := Shard{Index: i, Count: 3}

@@ -22,7 +22,7 @@ import (
 // they merge to the published counts.
 func shardLines(t *testing.T, n, m, nb int) []string {
 	t.Helper()
-	plan, _ := fakePlan(nb)(Spec{N: n, Algo: nq.Symmetry})
+	plan, _ := fakePlan(nb)(nq.Spec{N: n, Algo: nq.Symmetry})
 	cl := known.ClassTable[n]
 	var lines []string
 	for i := 0; i < m; i++ {
@@ -300,7 +300,7 @@ func FuzzReadShardResults(f *testing.F) {
 				t.Fatalf("round trip: %+v, %v", back, err)
 			}
 		}
-		if _, err := MergeShards(srcs, func(s Spec) (Plan, error) { return Plan{}, fmt.Errorf("no plan") }); err != nil {
+		if _, err := MergeShards(srcs, func(s nq.Spec) (Plan, error) { return Plan{}, fmt.Errorf("no plan") }); err != nil {
 			if msg := err.Error(); strings.Contains(msg, "\n") || len(msg) > 600 {
 				t.Fatalf("merge message of %d bytes: %.200q", len(msg), msg)
 			}

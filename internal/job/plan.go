@@ -4,9 +4,9 @@
 // checkpoints that a later run resumes from, shards that split a job across
 // machines, and a progress snapshot.
 //
-// The unit of work is the batch of the backends (see cpu.Options): the
-// task list of a job is enumerated in a fixed order and cut into batches of
-// Batch tasks numbered 0, 1, 2, ... Every backend numbers them the same way,
+// The unit of work is the batch: the task list of a job (nq.Spec) is
+// enumerated in a fixed order and cut into batches of Batch tasks numbered
+// 0, 1, 2, ... Every backend numbers them the same way,
 // so a batch index means the same tasks on the CPU, on any GPU, in a
 // checkpoint and in a shard. Partial sums of disjoint sets of batches add
 // up, and nq.Reduce turns the sum over all batches into exact counts.
@@ -20,30 +20,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nqueens-gpu/nqueens-gpu/cpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
-
-// Spec names a job: what is counted and how its tasks are cut into
-// batches.
-type Spec struct {
-	N     int
-	Algo  nq.Algo
-	Depth int // rows of the partial boards; 0 means tasks.DefaultDepth(N)
-	Batch int // tasks per batch; 0 means cpu.DefaultBatch
-}
-
-// Normalize fills in the defaults of s.
-func (s Spec) Normalize() Spec {
-	if s.Depth == 0 {
-		s.Depth = tasks.DefaultDepth(s.N)
-	}
-	if s.Batch <= 0 {
-		s.Batch = cpu.DefaultBatch
-	}
-	return s
-}
 
 // Plan describes the task list of a job, found by one enumeration pass
 // without search. Two runs with equal plans number the same tasks the same
@@ -61,14 +40,15 @@ type Plan struct {
 	TaskSHA256 string `json:"task_sha256"`
 }
 
-// taskKind tells how the backends split algo's search at n: the kind of
-// partial board, "frames" for carry-chain frames, or "" for boards too small
-// to split, which the backends search whole as the single batch 0.
-func taskKind(n int, algo nq.Algo) (kind string, k tasks.Kind) {
-	if n < 4 || (algo == nq.CarryChain && n < 5) {
+// taskKind tells how the backends split the search of s: the kind of
+// partial board, "frames" for carry-chain frames, or "" for a board too
+// small to split (nq.Spec.Whole), which the job counts whole as the single
+// batch 0.
+func taskKind(s nq.Spec) (kind string, k tasks.Kind) {
+	if s.Whole() {
 		return "", 0
 	}
-	switch algo {
+	switch s.Algo {
 	case nq.Backtrack, nq.Bitmap:
 		return "plain boards", tasks.Plain
 	case nq.Mirror:
@@ -79,25 +59,22 @@ func taskKind(n int, algo nq.Algo) (kind string, k tasks.Kind) {
 	return "frames", 0
 }
 
-// MakePlan enumerates the tasks of s and describes them. Its cost is that
-// of enumerating the tasks, a small fraction of the search for boards (about
-// 0.5 s for the 14 million symmetry boards of N=20 on one core) and about a
-// tenth of a CPU count for carry-chain frames.
-func MakePlan(s Spec) (Plan, error) {
-	if err := nq.CheckN(s.N); err != nil {
-		return Plan{}, err
-	}
-	if _, err := nq.ParseAlgo(string(s.Algo)); err != nil {
-		return Plan{}, err
-	}
+// MakePlan enumerates the tasks of s, normalized, and describes them. Its
+// cost is that of enumerating the tasks, a small fraction of the search
+// for boards (about 0.5 s for the 14 million symmetry boards of N=20 on
+// one core) and about a tenth of a CPU count for carry-chain frames.
+func MakePlan(s nq.Spec) (Plan, error) {
 	s = s.Normalize()
+	if err := s.Validate(); err != nil {
+		return Plan{}, err
+	}
 	p := Plan{N: s.N, Algo: s.Algo, Batch: s.Batch}
-	kind, k := taskKind(s.N, s.Algo)
+	kind, k := taskKind(s)
 	var d tasks.Digest
 	var err error
 	switch kind {
 	case "":
-		p.Tasks = "whole board"
+		p.Tasks = wholeBoard
 		d = tasks.Digest{Tasks: 1, Batches: 1, SHA256: sha256.Sum256(nil)}
 	case "frames":
 		p.Tasks = kind
@@ -112,6 +89,9 @@ func MakePlan(s Spec) (Plan, error) {
 	p.Batches, p.TaskCount, p.TaskSHA256 = d.Batches, d.Tasks, hex.EncodeToString(d.SHA256[:])
 	return p, nil
 }
+
+// wholeBoard is the Tasks of a plan whose board is searched whole.
+const wholeBoard = "whole board"
 
 // Fingerprint identifies the job: a hex SHA-256 over every field of the
 // plan. Checkpoints and shard results carry it; batches of two runs may be

@@ -8,18 +8,19 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/boards"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
 // Worker is one device that searches batches: the CPU (all its cores) or
-// one GPU. Run enumerates the job's batches in order and searches those
-// for which sel returns true, calling done as batches finish (with their
-// indexes and summed partials; done may be called from several goroutines
-// at once). It returns when it has been through every batch, or ctx's
-// error once ctx is cancelled. cpu.SolvePartial and gpu's
-// Backend.SolvePartial, with sel and done as Options.Select and Done, are
-// workers.
+// one GPU. Run enumerates the job's task batches in order and searches
+// those for which sel returns true, calling done as batches finish (with
+// their indexes and summed partials; done may be called from several
+// goroutines at once). It returns when it has been through every batch, or
+// ctx's error once ctx is cancelled. The device layer (internal/device)
+// makes workers of the CPU and GPU backends. A job whose board is too
+// small to split (nq.Spec.Whole) counts it itself and runs no worker.
 type Worker struct {
 	Name string // "cpu", "gpu0", ...
 	Run  func(ctx context.Context, sel func(batch int) bool, done func(batches []int, p nq.Partial)) error
@@ -27,11 +28,11 @@ type Worker struct {
 
 // Config sets up a job.
 type Config struct {
-	Spec    Spec
+	Spec    nq.Spec
 	Shard   Shard
 	Workers []Worker
 	// Plan makes the plan of a spec; nil means MakePlan.
-	Plan func(Spec) (Plan, error)
+	Plan func(nq.Spec) (Plan, error)
 	// NeedPlan asks for the plan (batch count, fingerprint) even without a
 	// checkpoint or a shard, for progress reports and the final check that
 	// every batch was counted. It is then made while the workers start.
@@ -66,7 +67,7 @@ const DefaultStopWait = 2 * time.Second
 // Job is one count in progress.
 type Job struct {
 	cfg  Config
-	spec Spec
+	spec nq.Spec
 
 	planReady chan struct{} // closed when plan or planErr is set
 	plan      Plan
@@ -103,7 +104,11 @@ type Job struct {
 // reads the file and checks that it was made for the same job and shard:
 // a *CheckpointError otherwise, and the file is not touched.
 func New(cfg Config) (*Job, error) {
-	if len(cfg.Workers) == 0 {
+	spec := cfg.Spec.Normalize()
+	if err := spec.Validate(); err != nil {
+		return nil, err
+	}
+	if len(cfg.Workers) == 0 && !spec.Whole() {
 		return nil, errors.New("job: no workers")
 	}
 	if cfg.Plan == nil {
@@ -121,7 +126,7 @@ func New(cfg Config) (*Job, error) {
 	if cfg.Shard.Whole() {
 		cfg.Shard = Shard{Index: 0, Count: 1}
 	}
-	j := &Job{cfg: cfg, spec: cfg.Spec.Normalize(), planReady: make(chan struct{}), perWorker: make([]int, len(cfg.Workers))}
+	j := &Job{cfg: cfg, spec: spec, planReady: make(chan struct{}), perWorker: make([]int, len(cfg.Workers))}
 	if cfg.Checkpoint == "" {
 		return j, nil
 	}
@@ -195,7 +200,7 @@ func (j *Job) claim(i int) bool {
 	return true
 }
 
-// finish records batches as done by worker w. A report that repeats a
+// finish records batches as done by worker w (-1 for the job itself). A report that repeats a
 // finished batch is a bug: adding it would count twice, and its partial
 // cannot be split, so none of it is kept and the job fails (its missing
 // batches stay to be counted by a later run).
@@ -214,14 +219,20 @@ func (j *Job) finish(w int, batches []int, p nq.Partial) {
 				j.done.remove(b)
 			}
 			if j.repeated == nil {
-				j.repeated = fmt.Errorf("job: %s reported batch %d twice; its report was not counted", j.cfg.Workers[w].Name, i)
+				who := "the job"
+				if w >= 0 {
+					who = j.cfg.Workers[w].Name
+				}
+				j.repeated = fmt.Errorf("job: %s reported batch %d twice; its report was not counted", who, i)
 			}
 			return
 		}
 		j.done.add(i)
 	}
 	j.nDone += len(batches)
-	j.perWorker[w] += len(batches)
+	if w >= 0 { // -1: the job itself
+		j.perWorker[w] += len(batches)
+	}
 	j.sum.Add(p)
 }
 
@@ -370,7 +381,12 @@ func (j *Job) Run(ctx context.Context) (Result, error) {
 		stopSaver = func() { tick.Stop(); close(quit); <-finished }
 	}
 
-	err := j.runWorkers(ctx)
+	var err error
+	if j.spec.Whole() {
+		err = j.countWhole(ctx)
+	} else {
+		err = j.runWorkers(ctx)
+	}
 	stopSaver()
 	if err == nil {
 		err = j.check()
@@ -399,6 +415,19 @@ func (j *Job) Run(ctx context.Context) (Result, error) {
 }
 
 var errNoPlan = errors.New("job: no plan was asked for")
+
+// countWhole counts a board too small to split: the plain search of
+// package boards gives its counts, which stand for the single batch 0.
+func (j *Job) countWhole(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if !j.claim(0) {
+		return nil
+	}
+	j.finish(-1, []int{0}, nq.PartialOf(j.spec.Algo, boards.Counts(j.spec.N)))
+	return nil
+}
 
 // runWorkers runs the workers in passes until every batch is done, ctx is
 // cancelled or every worker has failed.
@@ -581,4 +610,19 @@ func (j *Job) save(complete bool) error {
 		return err
 	}
 	return fsutil.WriteAtomic(j.cfg.Checkpoint, data, 0o666)
+}
+
+// Count runs spec as a job on workers, without a checkpoint or a shard,
+// and returns its exact counts. It is the whole of a count for callers
+// that need no long-run support: tests, bench and check.
+func Count(ctx context.Context, spec nq.Spec, workers ...Worker) (nq.Counts, error) {
+	j, err := New(Config{Spec: spec, Workers: workers})
+	if err != nil {
+		return nq.Counts{}, err
+	}
+	res, err := j.Run(ctx)
+	if err != nil {
+		return nq.Counts{}, err
+	}
+	return res.Counts, nil
 }

@@ -19,7 +19,7 @@ import (
 func TestStopDropsBatchesInHand(t *testing.T) {
 	const nb, slow = 50, 3 // batches; workers stuck in a long batch
 	path := filepath.Join(t.TempDir(), "ck")
-	spec := Spec{N: 16, Algo: nq.Symmetry}
+	spec := nq.Spec{N: 16, Algo: nq.Symmetry}
 	ctx, cancel := context.WithCancel(context.Background())
 	release := make(chan struct{})
 	var stuck sync.WaitGroup
@@ -107,7 +107,7 @@ func TestStopWaitsForShortBatches(t *testing.T) {
 		}
 		return c.Err()
 	}}
-	j, _ := New(Config{Spec: Spec{N: 16, Algo: nq.Symmetry}, Workers: []Worker{w}, Plan: fakePlan(nb), StopWait: time.Second})
+	j, _ := New(Config{Spec: nq.Spec{N: 16, Algo: nq.Symmetry}, Workers: []Worker{w}, Plan: fakePlan(nb), StopWait: time.Second})
 	res, err := j.Run(ctx)
 	if !errors.Is(err, context.Canceled) || res.Dropped != 0 || res.Batches != 5 {
 		t.Errorf("%+v, %v", res, err)
@@ -138,7 +138,7 @@ func TestLargeReports(t *testing.T) {
 			done(tt.report, nq.Partial{0, 0, 0, uint64(len(tt.report))})
 			return nil
 		}}
-		j, _ := New(Config{Spec: Spec{N: 16, Algo: nq.Symmetry}, Workers: []Worker{w}, Plan: fakePlan(nb), NeedPlan: true})
+		j, _ := New(Config{Spec: nq.Spec{N: 16, Algo: nq.Symmetry}, Workers: []Worker{w}, Plan: fakePlan(nb), NeedPlan: true})
 		start := time.Now()
 		res, err := j.Run(context.Background())
 		if took := time.Since(start); took > 5*time.Second {

@@ -129,13 +129,7 @@ func (p *Partial) Add(o Partial) {
 // Reduce returns an error if a sum does not divide exactly, which means
 // batches are missing or counted twice.
 func Reduce(algo Algo, p Partial) (Counts, error) {
-	div := [4]uint64{1, 1, 1, 1}
-	switch algo {
-	case Mirror:
-		div = [4]uint64{1, 1, 2, 4}
-	case CarryChain:
-		div = [4]uint64{1, 2, 4, 8}
-	}
+	div := divisors(algo)
 	var q [4]uint64
 	for i := range p {
 		if p[i]%div[i] != 0 {
@@ -144,4 +138,23 @@ func Reduce(algo Algo, p Partial) (Counts, error) {
 		q[i] = p[i] / div[i]
 	}
 	return Counts{C1: q[0], C2: q[1], C4: q[2], C8: q[3]}, nil
+}
+
+// divisors are what Reduce divides each partial sum of algo by.
+func divisors(algo Algo) [4]uint64 {
+	switch algo {
+	case Mirror:
+		return [4]uint64{1, 1, 2, 4}
+	case CarryChain:
+		return [4]uint64{1, 2, 4, 8}
+	}
+	return [4]uint64{1, 1, 1, 1}
+}
+
+// PartialOf turns counts into the partial sums that algo's batches would
+// report for them, the inverse of Reduce: what a count found by another
+// search (a whole board) adds to a job of algo.
+func PartialOf(algo Algo, c Counts) Partial {
+	div := divisors(algo)
+	return Partial{c.C1 * div[0], c.C2 * div[1], c.C4 * div[2], c.C8 * div[3]}
 }

@@ -4,112 +4,11 @@ import (
 	"bytes"
 	"context"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
-	"github.com/nqueens-gpu/nqueens-gpu/cpu"
-	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
-
-// isSolution reports whether p places n non-attacking queens.
-func isSolution(p []int) bool {
-	n := len(p)
-	for r := 0; r < n; r++ {
-		if p[r] < 0 || p[r] >= n {
-			return false
-		}
-		for s := 0; s < r; s++ {
-			d := r - s
-			if p[s] == p[r] || p[s] == p[r]-d || p[s] == p[r]+d {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// TestEnumerateKnown compares the board enumerator with the published
-// table. The fake solvers of the other tests rely on it.
-func TestEnumerateKnown(t *testing.T) {
-	for n := 1; n <= maxPrintN; n++ {
-		sols := enumerate(n)
-		e, _ := known.Lookup(n)
-		c := classify(sols)
-		if uint64(len(sols)) != e.Total || c.Total() != e.Total || c.Unique() != e.Unique {
-			t.Errorf("N=%d: %d boards, %v; want total %d unique %d", n, len(sols), c, e.Total, e.Unique)
-		}
-		if k, ok := known.ClassTable[n]; ok && (c.C2 != k.C2 || c.C4 != k.C4 || c.C8 != k.C8 || c.C1 != 0) {
-			t.Errorf("N=%d: classes %v, want %+v", n, c, k)
-		}
-		if n == 1 && c != (nq.Counts{C1: 1}) {
-			t.Errorf("N=1: %v, want C1=1", c)
-		}
-		if !slices.IsSortedFunc(sols, slices.Compare) {
-			t.Errorf("N=%d: boards not in lexicographic order", n)
-		}
-		for _, p := range sols {
-			if !isSolution(p) {
-				t.Fatalf("N=%d: %v is not a solution", n, p)
-			}
-		}
-	}
-	if enumerate(0) != nil {
-		t.Error("enumerate(0) is not empty")
-	}
-}
-
-func TestSymmetries(t *testing.T) {
-	p := []int{0, 4, 7, 5, 2, 6, 1, 3} // N=8, an orbit of 8
-	imgs := symmetries(p)
-	// Hand-checked images: the quarter turn clockwise moves the queen at
-	// (row 0, column 0) to (row 0, column 7).
-	want := [8][]int{
-		{0, 4, 7, 5, 2, 6, 1, 3}, // identity
-		{7, 1, 3, 0, 6, 4, 2, 5}, // quarter turn clockwise
-		{4, 6, 1, 5, 2, 0, 3, 7}, // half turn
-		{2, 5, 3, 1, 7, 4, 6, 0}, // quarter turn anticlockwise
-		{7, 3, 0, 2, 5, 1, 6, 4}, // mirror left-right
-		{3, 1, 6, 2, 5, 7, 4, 0}, // mirror top-bottom
-		{0, 6, 4, 7, 1, 3, 5, 2}, // main diagonal
-		{5, 2, 4, 6, 0, 3, 1, 7}, // anti-diagonal
-	}
-	for i := range want {
-		if !slices.Equal(imgs[i], want[i]) {
-			t.Errorf("symmetry %d: %v, want %v", i, imgs[i], want[i])
-		}
-	}
-	// Four quarter turns are the identity; two are the half turn.
-	q := p
-	for i := 0; i < 4; i++ {
-		q = symmetries(q)[1]
-		if i == 1 && !slices.Equal(q, imgs[2]) {
-			t.Errorf("two quarter turns give %v, want the half turn %v", q, imgs[2])
-		}
-	}
-	if !slices.Equal(q, p) {
-		t.Errorf("four quarter turns give %v, want %v", q, p)
-	}
-	// Every image of every solution is a solution, and every member of an
-	// orbit has the same representative.
-	for n := 1; n <= 9; n++ {
-		for _, s := range enumerate(n) {
-			rep, orbit := canonical(s)
-			for _, img := range symmetries(s) {
-				if !isSolution(img) {
-					t.Fatalf("N=%d: image %v of %v is not a solution", n, img, s)
-				}
-				if r2, o2 := canonical(img); !slices.Equal(r2, rep) || o2 != orbit {
-					t.Fatalf("N=%d: %v and its image %v have different classes", n, s, img)
-				}
-			}
-		}
-	}
-	if rep, orbit := canonical([]int{2, 0, 3, 1}); !slices.Equal(rep, []int{1, 3, 0, 2}) || orbit != 2 {
-		t.Errorf("canonical([2 0 3 1]) = %v, %d; want [1 3 0 2], 2", rep, orbit)
-	}
-}
 
 // boardHeader matches the line above each board.
 var boardHeader = regexp.MustCompile(`(?m)^N=\d+ (board|class) \d+ of \d+: \[[0-9 ]+\]`)
@@ -185,11 +84,6 @@ func TestPrintOrientation(t *testing.T) {
 	if !strings.Contains(r.stdout, want) {
 		t.Errorf("output lacks\n%s\ngot\n%s", want, r.stdout)
 	}
-	var b bytes.Buffer
-	drawBoard(&b, []int{0, 1})
-	if b.String() != "+-+-+\n|Q| |\n+-+-+\n| |Q|\n+-+-+\n" {
-		t.Errorf("drawBoard([0 1]) =\n%s", b.String())
-	}
 	r = runFake(noCUDA(), "-n", "1", "-print", "-unique")
 	if !strings.Contains(r.stdout, "N=1 class 1 of 1: [0] (1 board in its class)\n+-+\n|Q|\n+-+\n") {
 		t.Errorf("N=1:\n%s", r.stdout)
@@ -220,11 +114,11 @@ func TestPrintUniqueRepresentatives(t *testing.T) {
 // reported as an error rather than shown as if all were well.
 func TestPrintMismatch(t *testing.T) {
 	env := noCUDA()
-	h := env.hooks()
-	h.cpuPartial = func(ctx context.Context, n int, algo nq.Algo, opt cpu.Options) (nq.Partial, error) {
-		opt.Done([]int{0}, nq.Partial{0, 0, 0, 1})
-		return nq.Partial{0, 0, 0, 1}, nil
+	env.cpuCount = func(ctx context.Context, spec nq.Spec, sel func(int) bool, done func([]int, nq.Partial)) error {
+		done([]int{0}, nq.Partial{0, 0, 0, 1})
+		return nil
 	}
+	h := env.hooks()
 	var out, errOut bytes.Buffer
 	code := runWith(context.Background(), []string{"-n", "4", "-print"}, &out, &errOut, h)
 	if code != exitRuntime || strings.Count(errOut.String(), "\n") != 1 ||

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"flag"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+)
+
+// maxWorkers guards against a typo such as -workers 1600000000 starting
+// more goroutines than the machine can hold.
+const maxWorkers = 1 << 16
+
+// countFlags are the flags that every subcommand that counts shares: the
+// counting command itself, bench and check. Each reads -device and -algo
+// its own way (one device set and algorithm for a count, lists for bench
+// and check); the rest means the same everywhere.
+type countFlags struct {
+	n, device, algo string
+	workers, depth  int
+	tune            gpu.Tuning
+	requireGPU      bool
+}
+
+// register defines the shared flags on fs.
+func (c *countFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.n, "n", "", "board size N or range A-B")
+	fs.StringVar(&c.device, "device", "cpu", "cpu, a GPU ordinal, or all")
+	fs.StringVar(&c.algo, "algo", "", "counting algorithm")
+	fs.IntVar(&c.workers, "workers", 0, "CPU worker goroutines, 0 = all cores")
+	fs.IntVar(&c.depth, "depth", 0, "rows of the partial boards, 0 = chosen from N and the GPUs")
+	fs.IntVar(&c.tune.Threads, "gpu-threads", 0, "GPU threads per block, 0 = default")
+	fs.DurationVar(&c.tune.LaunchTime, "gpu-launch", 0, "kernel time per GPU launch, 0 = default")
+	fs.BoolVar(&c.tune.Dynamic, "gpu-dynamic", false, "symmetry kernel with dynamic fetching")
+	fs.BoolVar(&c.tune.SharedStack, "gpu-smem", false, "dynamic symmetry kernel, stacks in shared memory")
+	fs.BoolVar(&c.tune.Nodes, "gpu-nodes", false, "count search nodes on the GPU and report them")
+	fs.BoolVar(&c.requireGPU, "require-gpu", false, "exit 1 instead of counting on the CPU when no GPU can be used")
+}
+
+// sizes checks the shared flags once parsed (set holds the names of those
+// given) and returns the range of -n. missingN is the message when -n is
+// not there.
+func (c *countFlags) sizes(set map[string]bool, missingN string) (lo, hi int, err error) {
+	if !set["n"] {
+		return 0, 0, usageErrorf("%s", missingN)
+	}
+	if lo, hi, err = parseRange(c.n); err != nil {
+		return 0, 0, err
+	}
+	if c.workers < 0 || c.workers > maxWorkers {
+		return 0, 0, usageErrorf("invalid -workers %d: want 0 (one per core) up to %d", c.workers, maxWorkers)
+	}
+	if err := nq.CheckDepth(c.depth, lo, hi); err != nil {
+		return 0, 0, usageErrorf("invalid -depth %d: %v", c.depth, err)
+	}
+	if err := gpu.CheckTuning(c.tune.Threads, c.tune.LaunchTime); err != nil {
+		return 0, 0, usageErrorf("invalid -gpu-threads or -gpu-launch: %v", err)
+	}
+	return lo, hi, nil
+}
+
+// newFlagSet makes a flag set that neither prints nor exits: errors come
+// back from parseFlags, and -h is answered by the caller.
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// parseFlags parses args with fs and returns the names of the flags
+// given. It returns flag.ErrHelp for -h and -help, a *usageError for
+// anything else that is wrong, including an argument that is not a flag.
+func parseFlags(fs *flag.FlagSet, args []string) (map[string]bool, error) {
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return nil, err
+		}
+		return nil, &usageError{msg: err.Error()}
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if fs.NArg() > 0 {
+		extra := fs.Arg(0)
+		if _, err := strconv.Atoi(extra); err == nil && !set["n"] && fs.Lookup("n") != nil {
+			return nil, usageErrorf("unexpected argument %q: give the size with -n, as in -n %s", extra, extra)
+		}
+		return nil, usageErrorf("unexpected argument %q: every option is a flag such as -n 8", extra)
+	}
+	return set, nil
+}
+
+// parseRange parses -n: a size "N" or an inclusive range "A-B".
+func parseRange(s string) (lo, hi int, err error) {
+	if s == "" {
+		return 0, 0, usageErrorf("-n is empty: give a board size such as -n 8 or a range such as -n 4-16")
+	}
+	a, b, isRange := strings.Cut(s, "-")
+	if !isRange {
+		n, err := parseSize(s, s)
+		return n, n, err
+	}
+	if a == "" {
+		return 0, 0, usageErrorf("invalid -n %q: sizes are positive; a range is written A-B, as in 4-16", s)
+	}
+	if b == "" {
+		return 0, 0, usageErrorf("invalid -n %q: the range has no upper end; write A-B, as in 4-16", s)
+	}
+	if lo, err = parseSize(a, s); err != nil {
+		return 0, 0, err
+	}
+	if hi, err = parseSize(b, s); err != nil {
+		return 0, 0, err
+	}
+	if lo > hi {
+		return 0, 0, usageErrorf("invalid -n %q: the range is empty because %d > %d; write it as %d-%d", s, lo, hi, hi, lo)
+	}
+	return lo, hi, nil
+}
+
+// parseSize parses one board size, the part s of the whole -n value arg.
+// Only plain decimal digits are accepted.
+func parseSize(s, arg string) (int, error) {
+	if s == "" || strings.Trim(s, "0123456789") != "" {
+		return 0, usageErrorf("invalid -n %q: want a size N or a range A-B with %d <= A <= B <= %d", arg, nq.MinN, nq.MaxN)
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil { // too many digits for an int
+		return 0, usageErrorf("invalid -n %q: N must be between %d and %d", arg, nq.MinN, nq.MaxN)
+	}
+	if err := nq.CheckN(n); err != nil {
+		return 0, usageErrorf("invalid -n %q: %v", arg, err)
+	}
+	return n, nil
+}
+
+// parseAlgoList parses an -algo list such as "symmetry,carrychain".
+func parseAlgoList(s string) ([]nq.Algo, error) {
+	var out []nq.Algo
+	seen := map[nq.Algo]bool{}
+	for _, a := range strings.Split(s, ",") {
+		algo, err := nq.ParseAlgo(strings.TrimSpace(a))
+		if err != nil {
+			return nil, usageErrorf("invalid -algo: %v", err)
+		}
+		if seen[algo] {
+			return nil, usageErrorf("invalid -algo %q: %s is listed twice", s, algo)
+		}
+		seen[algo] = true
+		out = append(out, algo)
+	}
+	return out, nil
+}
