@@ -170,22 +170,13 @@ type Shard struct {
 // Write writes the shard's result for n.
 func (s *Shard) Write(n int, res job.Result, elapsed time.Duration) error {
 	m := max(s.Shard.Count, 1)
-	r := job.ShardResult{
-		Kind:        job.ShardKind,
-		N:           n,
-		Algo:        s.Origin.Algo,
-		Shard:       s.Shard.Index,
-		Shards:      m,
-		Batches:     res.Batches,
-		JobBatches:  res.Plan.Batches,
-		Fingerprint: res.Plan.Fingerprint(),
-		Sums:        job.SumsOf(res.Partial),
-		Version:     s.Version,
-		Backend:     s.Origin.Backend,
-		Device:      s.Origin.Device,
-		DeviceName:  s.Origin.DeviceName,
-		Seconds:     elapsed.Seconds(),
-	}
+	// The record states the job's plan (N, algorithm, depth, batch
+	// size) so that merge can make it again, and carries a checksum
+	// (job.ShardResult.MarshalJSON).
+	r := job.NewShardResult(res.Plan, s.Shard, res)
+	r.Version = s.Version
+	r.Backend, r.Device, r.DeviceName = s.Origin.Backend, s.Origin.Device, s.Origin.DeviceName
+	r.Seconds = elapsed.Seconds()
 	if s.JSON {
 		return json.NewEncoder(s.W).Encode(r)
 	}
