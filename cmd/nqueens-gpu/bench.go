@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
@@ -192,7 +193,7 @@ func measureAll(ctx context.Context, cfg benchConfig, h hooks, doc *report.Docum
 			s.Label = report.SeriesLabel(s)
 			if seen[s.Label] {
 				devs.Close()
-				return openFailed(stderr, usageErrorf("series %q is asked for twice; list each device and algorithm once", s.Label), printBenchUsageError)
+				return openFailed(stderr, usageErrorf("series %s is asked for twice; list each device and algorithm once", clip.Quote(s.Label, clip.Max)), printBenchUsageError)
 			}
 			seen[s.Label] = true
 			// The devices are opened once per entry; their start-up is
@@ -281,7 +282,7 @@ func (cfg benchConfig) check(set map[string]bool, from string) (benchConfig, err
 	if set["from"] {
 		for _, f := range strings.Split(from, ",") {
 			if f = strings.TrimSpace(f); f == "" {
-				return cfg, usageErrorf("invalid -from %q: want file names separated by commas", from)
+				return cfg, usageErrorf("invalid -from %s: want file names separated by commas", clip.Quote(from, clip.Max))
 			}
 			cfg.from = append(cfg.from, strings.TrimSpace(f))
 		}
@@ -315,7 +316,7 @@ func (cfg benchConfig) check(set map[string]bool, from string) (benchConfig, err
 		}
 	}
 	if cfg.out != "" && cfg.out == cfg.baseline {
-		return cfg, usageErrorf("-o and -baseline name the same file %q: the baseline would be overwritten", cfg.out)
+		return cfg, usageErrorf("-o and -baseline name the same file %s: the baseline would be overwritten", clip.Quote(cfg.out, clip.Max))
 	}
 	return cfg, nil
 }

@@ -205,6 +205,9 @@ func TestBenchUsageErrors(t *testing.T) {
 		{[]string{"-from", "a.json,b.json", "-baseline", "c.json"}, "single file"},
 		{[]string{"-from", filepath.Join(dir, "none.json")}, "-from"},
 		{[]string{"-bogus"}, "not defined"},
+		{[]string{"-n", "8", "-gpu-launch", "0"}, "invalid -gpu-launch 0s"},
+		{[]string{"-n", "8", "-gpu-threads", "0"}, "invalid -gpu-threads 0"},
+		{[]string{"-n", "1-3", "-depth", "2"}, "no depth applies to N=1-3"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/progress"
 )
 
 // The -h texts of the command and its subcommands, one file each in help/.
@@ -33,6 +34,7 @@ func helpText(name string) string {
 		"{MAXN}", strconv.Itoa(nq.MaxN),
 		"{CKINTERVAL}", defaultCheckpointInterval.String(),
 		"{PROGINTERVAL}", defaultProgressInterval.String(),
+		"{MINPROGINTERVAL}", progress.MinInterval.String(),
 	).Replace(string(b))
 }
 

@@ -23,6 +23,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
@@ -136,9 +137,14 @@ func usageErrorf(format string, a ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, a...)}
 }
 
-// printError writes msg as one line on w, prefixed with the program name.
+// maxErrorLine bounds an error line: whatever the user typed or a file
+// held, a message is one line of at most this many bytes.
+const maxErrorLine = 1000
+
+// printError writes msg as one line on w, prefixed with the program name
+// and cut to maxErrorLine bytes (clip.Line keeps its head and its tail).
 func printError(w io.Writer, msg string) {
-	fmt.Fprintf(w, "%s: %s\n", progName, oneLine(msg))
+	fmt.Fprintf(w, "%s\n", clip.Line(progName+": "+oneLine(msg), maxErrorLine))
 }
 
 // printUsageError writes a usage error as one line with a pointer to -h.
