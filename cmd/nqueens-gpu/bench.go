@@ -44,7 +44,10 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return runBenchWith(ctx, args, stdout, stderr, defaultHooks())
 }
 
-func runBenchWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hooks) int {
+func runBenchWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hooks) (code int) {
+	out := checkedOutput(stdout)
+	defer func() { code = outputDone(code, out, stderr) }()
+	stdout = out
 	cfg, err := parseBenchArgs(args)
 	if errors.Is(err, flag.ErrHelp) {
 		return helpDone(stdout, stderr, "bench")
@@ -78,9 +81,11 @@ func runBenchWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 		text = stdout
 		fmt.Fprintf(text, "%s bench: N=%s, %d timed run%s per N after %d warm-up\n\n", progName, report.RangeText(cfg.lo, cfg.hi), cfg.runs, report.Plural(cfg.runs), cfg.warmup)
 		report.WriteEnvText(text, &doc.Env)
+		if err := out.Err(); err != nil {
+			return outputFailed(stderr, err) // before any work
+		}
 	}
-	code := measureAll(ctx, cfg, h, doc, text, stderr)
-	if code != exitOK {
+	if code := measureAll(ctx, cfg, h, doc, text, stderr); code != exitOK {
 		return code
 	}
 	if !cfg.json {
@@ -88,8 +93,7 @@ func runBenchWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 	}
 	if cfg.json {
 		if err := report.Write(stdout, doc); err != nil {
-			printError(stderr, "writing output: "+err.Error())
-			return exitRuntime
+			return outputFailed(stderr, err)
 		}
 	}
 	if cfg.out != "" {
@@ -224,6 +228,10 @@ func measureAll(ctx context.Context, cfg benchConfig, h hooks, doc *report.Docum
 				}
 				s.Results = append(s.Results, r)
 				report.WriteResultRow(text, &r)
+				if err := outputErr(text); err != nil {
+					devs.Close()
+					return outputFailed(stderr, err)
+				}
 			}
 			doc.Series = append(doc.Series, s)
 		}

@@ -19,7 +19,10 @@ import (
 
 // runWith is run with the context and the solver hooks supplied by the
 // caller, so that tests can use fake backends and a fixed clock.
-func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hooks) int {
+func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hooks) (code int) {
+	out := checkedOutput(stdout)
+	defer func() { code = outputDone(code, out, stderr) }()
+	stdout = out
 	cfg, err := parseArgs(args)
 	if errors.Is(err, flag.ErrHelp) {
 		return helpDone(stdout, stderr, "count")
@@ -175,11 +178,13 @@ func countOne(ctx context.Context, cfg config, devs *device.Devices, h hooks, ar
 		printError(stderr, fmt.Sprintf("checkpoint %s holds the finished count of N=%d; nothing left to count", cfg.checkpoint, n))
 	}
 	if err := out.Write(n, res, elapsed); err != nil {
-		printError(stderr, "writing output: "+err.Error())
-		return exitRuntime
+		return outputFailed(stderr, err)
 	}
 	if cfg.print {
 		if err := boards.Print(stdout, n, res.Counts, cfg.unique, cfg.maxBoards); err != nil {
+			if werr := outputErr(stdout); werr != nil {
+				return outputFailed(stderr, werr)
+			}
 			printError(stderr, err.Error())
 			return exitRuntime
 		}

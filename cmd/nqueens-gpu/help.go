@@ -48,8 +48,7 @@ func writeHelp(w io.Writer, name string) error {
 // or exit 1 when the help cannot be written.
 func helpDone(stdout, stderr io.Writer, name string) int {
 	if err := writeHelp(stdout, name); err != nil {
-		printError(stderr, "writing output: "+err.Error())
-		return exitRuntime
+		return outputFailed(stderr, err)
 	}
 	return exitOK
 }

@@ -24,6 +24,7 @@ import (
 	"syscall"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
@@ -39,7 +40,15 @@ const (
 	exitTerminated  = 143 // 128 + SIGTERM
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	// A standard output closed when the program started would swallow
+	// the results without an error: refuse it before any work.
+	if err := fsutil.CheckStdout(os.Stdout); err != nil {
+		printError(os.Stderr, err.Error())
+		os.Exit(exitRuntime)
+	}
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
 
 // signalCause is the cause of the cancellation of a run's context when a
 // signal stopped it.

@@ -17,7 +17,10 @@ import (
 )
 
 // runMerge runs `nqueens-gpu merge`.
-func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
+	out := checkedOutput(stdout)
+	defer func() { code = outputDone(code, out, stderr) }()
+	stdout = out
 	fs := flag.NewFlagSet(progName+" merge", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
@@ -73,8 +76,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 	}
 	if err != nil {
-		printError(stderr, "writing output: "+err.Error())
-		return exitRuntime
+		return outputFailed(stderr, err)
 	}
 	return exitOK
 }

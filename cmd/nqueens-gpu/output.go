@@ -1,0 +1,47 @@
+package main
+
+import (
+	"io"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil"
+)
+
+// Every command writes its standard output through an *fsutil.ErrWriter,
+// so that output lost to a full disk (> /dev/full), a closed pipe or a
+// failing terminal is a runtime error (exit 1, "writing output: ..."),
+// never a silent exit 0. A command that writes as it goes (the table of a
+// count, of bench, of check) stops its work at the first failed write.
+
+// checkedOutput wraps stdout in an *fsutil.ErrWriter, unless it is one.
+func checkedOutput(stdout io.Writer) *fsutil.ErrWriter {
+	if e, ok := stdout.(*fsutil.ErrWriter); ok {
+		return e
+	}
+	return &fsutil.ErrWriter{W: stdout}
+}
+
+// outputErr returns the first failed write to w when w remembers it (an
+// *fsutil.ErrWriter), else nil.
+func outputErr(w io.Writer) error {
+	if e, ok := w.(*fsutil.ErrWriter); ok {
+		return e.Err()
+	}
+	return nil
+}
+
+// outputFailed reports a failed write to stdout on stderr and returns the
+// exit status of a runtime error.
+func outputFailed(stderr io.Writer, err error) int {
+	printError(stderr, "writing output: "+err.Error())
+	return exitRuntime
+}
+
+// outputDone is the exit status of a command that ended with code and
+// wrote its output through out: a command that succeeded fails when a
+// write to out failed. A command that failed already said why.
+func outputDone(code int, out *fsutil.ErrWriter, stderr io.Writer) int {
+	if err := out.Err(); err != nil && code == exitOK {
+		return outputFailed(stderr, err)
+	}
+	return code
+}
