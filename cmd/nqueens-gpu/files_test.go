@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
+)
+
+// dirState describes every entry of dir, for tests that a command left
+// the user's files as they were: the name, the type and mode, a link's
+// target, and a regular file's size and SHA-256.
+func dirState(t *testing.T, dir string) string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if path == dir {
+			return nil
+		}
+		fi, err := os.Lstat(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		line := fmt.Sprintf("%s %v", rel, fi.Mode())
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(path)
+			line += " -> " + target
+		case fi.Mode().IsRegular():
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			line += fmt.Sprintf(" %d %x", len(data), sha256.Sum256(data))
+		}
+		out = append(out, line)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(out)
+	return strings.Join(out, "\n")
+}
+
+// wantUnchanged fails when dir differs from the state before.
+func wantUnchanged(t *testing.T, dir, before string) {
+	t.Helper()
+	if after := dirState(t, dir); after != before {
+		t.Errorf("files changed:\nbefore\n%s\nafter\n%s", before, after)
+	}
+}
+
+// shardLines counts the m shards of N=n for real and returns their
+// records, one JSON line each, as the shard runs print them.
+func shardLines(t *testing.T, n, m int) []string {
+	t.Helper()
+	var lines []string
+	for i := 0; i < m; i++ {
+		r := runReal("-n", fmt.Sprint(n), "-json", "-quiet", "-shard", fmt.Sprintf("%d/%d", i, m))
+		if r.code != 0 || r.stderr != "" {
+			t.Fatalf("shard %d/%d of N=%d: exit %d, stderr %q", i, m, n, r.code, r.stderr)
+		}
+		lines = append(lines, strings.TrimSuffix(r.stdout, "\n"))
+	}
+	return lines
+}
+
+// editLine changes a field of a record line as a user with an editor
+// would: the checksum is left as it was.
+func editLine(t *testing.T, line string, f func(m map[string]any)) string {
+	t.Helper()
+	var m map[string]any
+	dec := json.NewDecoder(strings.NewReader(line))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	f(m)
+	data, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// resealLine changes a record and writes it with a fresh checksum, as a
+// program with a bug could: only the plan, the overflow checks and the
+// published counts can catch what it says then.
+func resealLine(t *testing.T, line string, f func(r *job.ShardResult)) string {
+	t.Helper()
+	var r job.ShardResult
+	if err := json.Unmarshal([]byte(line), &r); err != nil {
+		t.Fatal(err)
+	}
+	f(&r)
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// Merge trusts nothing it reads: each bad input is exit status 1 with one
+// line that says what is wrong and where, nothing on stdout, and every
+// input file left as it was.
+func TestMergeRefuses(t *testing.T) {
+	good := shardLines(t, 12, 3)
+	one := shardLines(t, 12, 1)
+	// change returns the lines with line i replaced by f(line i).
+	change := func(lines []string, i int, f func(string) string) []string {
+		c := append([]string(nil), lines...)
+		c[i] = f(c[i])
+		return c
+	}
+	tests := []struct {
+		name  string
+		lines []string // the contents of the one input file, one record a line
+		setup func(t *testing.T, path string)
+		want  string
+	}{
+		{name: "an edited sum", lines: change(good, 1, func(l string) string {
+			return editLine(t, l, func(m map[string]any) {
+				s := m["sums"].(map[string]any)
+				s["orbit8"] = json.Number("1")
+			})
+		}), want: "in.jsonl:2 does not match its checksum, so it was changed after the shard run wrote it"},
+		{name: "a sum that wraps around 2^64", lines: change(good, 2, func(l string) string {
+			return resealLine(t, l, func(r *job.ShardResult) { r.Sums.Orbit8 = math.MaxUint64 - 3 })
+		}), want: "in.jsonl:3: its sums overflow 64 bits when added to those before it, which no count up to N=28 does: a record was changed"},
+		{name: "N=99", lines: change(good, 0, func(l string) string {
+			return resealLine(t, l, func(r *job.ShardResult) { r.N = 99 })
+		}), want: "in.jsonl:1 claims N=99: N=99 is out of range"},
+		{name: "an N that does not match its fingerprint", lines: []string{resealLine(t, one[0], func(r *job.ShardResult) { r.N = 13 })},
+			want: "in.jsonl: its fingerprint is not that of its own job (N=13 -algo symmetry, depth"},
+		{name: "an unknown algorithm", lines: change(good, 1, func(l string) string {
+			return resealLine(t, l, func(r *job.ShardResult) { r.Algo = "quantum" })
+		}), want: `in.jsonl:2 claims an unknown algorithm "quantum"`},
+		{name: "counts that differ from the published ones", lines: change(good, 0, func(l string) string {
+			return resealLine(t, l, func(r *job.ShardResult) { r.Sums.Orbit8++ })
+		}), want: "merged counts disagree with the published value: N=12 merged to total 14208, unique 1788; published: total 14200, unique 1787 (a shard result is wrong)"},
+		{name: "a 100 KB line", lines: change(good, 0, func(string) string { return strings.Repeat("x", 100000) }),
+			want: "in.jsonl:1 is longer than 16.0 KiB: not a shard result"},
+		{name: "a count, not a shard", lines: []string{strings.TrimSpace(runReal("-n", "12", "-json").stdout)},
+			want: "in.jsonl:1 is not a shard result (json: unknown field"},
+		{name: "a FIFO", setup: func(t *testing.T, path string) {
+			if err := syscall.Mkfifo(path, 0o644); err != nil {
+				t.Skip("no FIFO here:", err)
+			}
+		}, want: "in.jsonl is a named pipe (FIFO), not a regular file"},
+		{name: "a directory", setup: func(t *testing.T, path string) { os.Mkdir(path, 0o755) },
+			want: "in.jsonl is a directory, not a regular file"},
+		{name: "a link to /dev/zero", setup: func(t *testing.T, path string) { os.Symlink("/dev/zero", path) },
+			want: "in.jsonl is a character device, not a regular file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "in.jsonl")
+			if tt.setup != nil {
+				tt.setup(t, path)
+			} else {
+				os.WriteFile(path, []byte(strings.Join(tt.lines, "\n")+"\n"), 0o644)
+			}
+			before := dirState(t, dir)
+			var out, errOut bytes.Buffer
+			code := runMerge(context.Background(), []string{"-v", path}, &out, &errOut)
+			r := result{code, out.String(), errOut.String()}
+			wantOneErrorLine(t, r, exitRuntime)
+			if !strings.Contains(r.stderr, "nqueens-gpu: merge: ") || !strings.Contains(r.stderr, tt.want) || len(r.stderr) > 500 {
+				t.Errorf("stderr %.600q\nwant %q", r.stderr, tt.want)
+			}
+			wantUnchanged(t, dir, before)
+		})
+	}
+	// The good records merge to the published counts.
+	dir := t.TempDir()
+	path := filepath.Join(dir, "good.jsonl")
+	os.WriteFile(path, []byte(strings.Join(good, "\n")+"\n"), 0o644)
+	var out, errOut bytes.Buffer
+	if code := runMerge(context.Background(), []string{"-json", path}, &out, &errOut); code != 0 || errOut.Len() != 0 {
+		t.Fatalf("good shards: exit %d, stderr %q", code, errOut.String())
+	}
+	wantKnown(t, out.String(), 12)
+}
