@@ -56,11 +56,16 @@ func runBenchWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 		printBenchUsageError(stderr, err)
 		return exitUsage
 	}
+	if code := checkOutputFiles(stderr, "-o", cfg.out, "-plot", cfg.plot); code != exitOK {
+		return code
+	}
+	// Every file is read and checked before any work: an unreadable or
+	// invalid one is a runtime error (exit 1), as for every command.
 	var base *report.Document
 	if cfg.baseline != "" {
 		if base, err = report.ReadFile(cfg.baseline); err != nil {
-			printBenchUsageError(stderr, usageErrorf("-baseline: %v", err))
-			return exitUsage
+			printError(stderr, "-baseline: "+err.Error())
+			return exitRuntime
 		}
 	}
 	if len(cfg.from) > 0 {
@@ -127,8 +132,8 @@ func benchFromFiles(cfg benchConfig, base *report.Document, stdout, stderr io.Wr
 	for i, f := range cfg.from {
 		d, err := report.ReadFile(f)
 		if err != nil {
-			printBenchUsageError(stderr, usageErrorf("-from: %v", err))
-			return exitUsage
+			printError(stderr, "-from: "+err.Error())
+			return exitRuntime
 		}
 		docs[i], names[i] = d, filepath.Base(f)
 	}
@@ -322,6 +327,9 @@ func (cfg benchConfig) check(set map[string]bool, from string) (benchConfig, err
 		if cfg.algos, err = parseAlgoList(cfg.algo); err != nil {
 			return cfg, err
 		}
+	}
+	if cfg.out != "" && cfg.out == cfg.plot {
+		return cfg, usageErrorf("-o and -plot name the same file %s: one would overwrite the other", clip.Quote(cfg.out, clip.Max))
 	}
 	if cfg.out != "" && cfg.out == cfg.baseline {
 		return cfg, usageErrorf("-o and -baseline name the same file %s: the baseline would be overwritten", clip.Quote(cfg.out, clip.Max))

@@ -52,6 +52,9 @@ func runCheckWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 		printCheckUsageError(stderr, err)
 		return exitUsage
 	}
+	if code := checkOutputFiles(stderr, "-o", cfg.out); code != exitOK {
+		return code
+	}
 	h = h.withDefaults()
 	cols, closeAll, err := openCheckColumns(cfg, h, stderr)
 	if err != nil {

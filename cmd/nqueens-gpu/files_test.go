@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
 )
 
 // dirState describes every entry of dir, for tests that a command left
@@ -197,4 +198,137 @@ func TestMergeRefuses(t *testing.T) {
 		t.Fatalf("good shards: exit %d, stderr %q", code, errOut.String())
 	}
 	wantKnown(t, out.String(), 12)
+}
+
+// benchDoc writes a bench document of N=8-9 to path, with edit applied.
+func benchDoc(t *testing.T, path string, edit func(d *report.Document)) {
+	t.Helper()
+	tmp := filepath.Join(t.TempDir(), "doc.json")
+	if r := runBenchFake(&solverFake{}, "-n", "8-9", "-runs", "2", "-o", tmp); r.code != 0 {
+		t.Fatalf("bench -o: exit %d, stderr %q", r.code, r.stderr)
+	}
+	d, err := report.ReadFile(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if edit != nil {
+		edit(d)
+	}
+	var buf bytes.Buffer
+	if err := report.Write(&buf, d); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The files bench and check read and write are checked before any work:
+// an input that cannot be read or is not valid, and an output that
+// cannot be written, are exit status 1 (runtime errors, not usage
+// errors) with one line, before anything is counted, and no file is
+// changed.
+func TestBenchCheckFilesRefused(t *testing.T) {
+	type setup func(t *testing.T, dir string)
+	fifo := func(name string) setup {
+		return func(t *testing.T, dir string) {
+			if err := syscall.Mkfifo(filepath.Join(dir, name), 0o644); err != nil {
+				t.Skip("no FIFO here:", err)
+			}
+		}
+	}
+	readOnly := func(name string) setup {
+		return func(t *testing.T, dir string) { os.WriteFile(filepath.Join(dir, name), []byte("mine\n"), 0o444) }
+	}
+	doc := func(name string, edit func(d *report.Document)) setup {
+		return func(t *testing.T, dir string) { benchDoc(t, filepath.Join(dir, name), edit) }
+	}
+	zeroTime := func(d *report.Document) { d.Series[0].Results[1].Seconds[0] = 0 }
+	tests := []struct {
+		name  string
+		cmd   string // bench or check
+		setup setup
+		args  []string // DIR/ is replaced by the test's directory
+		want  string
+	}{
+		{"no baseline", "bench", nil, []string{"-n", "8", "-baseline", "DIR/none.json"}, "-baseline: stat DIR/none.json: no such file or directory"},
+		{"a FIFO as baseline", "bench", fifo("b.json"), []string{"-n", "8", "-baseline", "DIR/b.json"}, "-baseline: DIR/b.json is a named pipe (FIFO), not a regular file"},
+		{"a baseline with a time of 0 s", "bench", doc("b.json", zeroTime), []string{"-n", "8", "-baseline", "DIR/b.json"},
+			`-baseline: DIR/b.json: series "cpu symmetry" N=9: run 1 is 0 s, not a time a run can take`},
+		{"a baseline that is not JSON", "bench", readOnly("b.json"), []string{"-n", "8", "-baseline", "DIR/b.json"}, "-baseline: DIR/b.json: not a bench JSON document"},
+		{"no -from file", "bench", nil, []string{"-from", "DIR/none.json"}, "-from: stat DIR/none.json: no such file or directory"},
+		{"a -from file with a negative time", "bench", doc("a.json", func(d *report.Document) { d.Series[0].Results[0].Seconds[1] = -1 }),
+			[]string{"-from", "DIR/a.json"}, "-from: DIR/a.json: series \"cpu symmetry\" N=8: run 2 is -1 s"},
+		{"a read-only -o", "bench", readOnly("out.json"), []string{"-n", "8", "-o", "DIR/out.json"}, "-o: DIR/out.json is read-only (mode 0444); stopped before any work"},
+		{"-o in a missing directory", "bench", nil, []string{"-n", "8", "-o", "DIR/no/out.json"}, "-o: the directory of DIR/no/out.json cannot be used (no such file or directory)"},
+		{"-o a directory", "bench", func(t *testing.T, dir string) { os.Mkdir(filepath.Join(dir, "out.json"), 0o755) },
+			[]string{"-n", "8", "-o", "DIR/out.json"}, "-o: DIR/out.json is a directory, not a regular file"},
+		{"a read-only -plot", "bench", readOnly("p.svg"), []string{"-n", "8", "-plot", "DIR/p.svg"}, "-plot: DIR/p.svg is read-only (mode 0444)"},
+		{"a FIFO as -plot", "bench", fifo("p.png"), []string{"-n", "8", "-plot", "DIR/p.png"}, "-plot: DIR/p.png is a named pipe (FIFO), not a regular file"},
+		{"-plot of -from in a missing directory", "bench", doc("a.json", nil), []string{"-from", "DIR/a.json", "-plot", "DIR/no/p.svg"},
+			"-plot: the directory of DIR/no/p.svg cannot be used"},
+		{"a read-only -o of check", "check", readOnly("c.json"), []string{"-n", "4-6", "-o", "DIR/c.json"}, "-o: DIR/c.json is read-only (mode 0444); stopped before any work"},
+		{"a FIFO as -o of check", "check", fifo("c.json"), []string{"-n", "4-6", "-o", "DIR/c.json"}, "-o: DIR/c.json is a named pipe (FIFO), not a regular file"},
+		{"-o of check in a missing directory", "check", nil, []string{"-n", "4-6", "-o", "DIR/no/c.json"}, "-o: the directory of DIR/no/c.json cannot be used"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.cmd+" "+tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if tt.setup != nil {
+				tt.setup(t, dir)
+			}
+			args := make([]string, len(tt.args))
+			for i, a := range tt.args {
+				args[i] = strings.ReplaceAll(a, "DIR/", dir+"/")
+			}
+			before := dirState(t, dir)
+			f := &solverFake{}
+			var r cmdResult
+			if tt.cmd == "bench" {
+				r = runBenchFake(f, args...)
+			} else {
+				r = runCheckFake(f, args...)
+			}
+			wantFailure(t, r, exitRuntime, strings.ReplaceAll(tt.want, "DIR/", dir+"/"))
+			if r.stdout != "" || len(f.calls) != 0 {
+				t.Errorf("stdout %q, counts %v: work was done", r.stdout, f.calls)
+			}
+			wantUnchanged(t, dir, before)
+		})
+	}
+}
+
+// -o and -plot replace their files through symbolic links, which stay,
+// and keep the files' mode.
+func TestOutputFilesThroughLinks(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"real.json", "real.svg", "check.json"} {
+		os.WriteFile(filepath.Join(dir, name), []byte("old\n"), 0o640)
+		os.Chmod(filepath.Join(dir, name), 0o640) // whatever the umask
+	}
+	os.Symlink("real.json", filepath.Join(dir, "out.json"))
+	os.Symlink(filepath.Join(dir, "real.svg"), filepath.Join(dir, "plot.svg"))
+	os.Symlink("check.json", filepath.Join(dir, "c.json"))
+	if r := runBenchFake(&solverFake{}, "-n", "6-7", "-runs", "2", "-json", "-o", filepath.Join(dir, "out.json"), "-plot", filepath.Join(dir, "plot.svg")); r.code != 0 {
+		t.Fatalf("bench: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if r := runCheckFake(&solverFake{}, "-n", "4-6", "-o", filepath.Join(dir, "c.json")); r.code != 0 {
+		t.Fatalf("check: exit %d, stderr %q", r.code, r.stderr)
+	}
+	for link, target := range map[string]string{"out.json": "real.json", "plot.svg": filepath.Join(dir, "real.svg"), "c.json": "check.json"} {
+		if got, err := os.Readlink(filepath.Join(dir, link)); err != nil || got != target {
+			t.Errorf("%s: link %q, %v; want it kept, to %q", link, got, err, target)
+		}
+	}
+	for name, want := range map[string]string{"real.json": `"schema"`, "real.svg": "<svg", "check.json": `"rows"`} {
+		p := filepath.Join(dir, name)
+		data, _ := os.ReadFile(p)
+		fi, err := os.Stat(p)
+		if err != nil || fi.Mode().Perm() != 0o640 || !strings.Contains(string(data), want) {
+			t.Errorf("%s: mode %v, %v, contents %.60q; want mode 0640 and %s", name, fi.Mode(), err, data, want)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 6 {
+		t.Errorf("%d files in the directory, want the 6 of before", len(ents))
+	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil"
@@ -44,4 +45,24 @@ func outputDone(code int, out *fsutil.ErrWriter, stderr io.Writer) int {
 		return outputFailed(stderr, err)
 	}
 	return code
+}
+
+// checkOutputFiles checks, before any work, that each output file a flag
+// names can be written the way it will be (fsutil.WriteAtomic: replaced
+// through its links, keeping its mode and owner): a missing directory, a
+// read-only file, a directory or a FIFO in its place fails now, not after
+// hours of work. flagFiles holds pairs of a flag name and its file ("" for
+// none). It prints the error and returns exitRuntime, or exitOK.
+func checkOutputFiles(stderr io.Writer, flagFiles ...string) int {
+	for i := 0; i+1 < len(flagFiles); i += 2 {
+		name, path := flagFiles[i], flagFiles[i+1]
+		if path == "" {
+			continue
+		}
+		if err := fsutil.CheckWritable(path); err != nil {
+			printError(stderr, fmt.Sprintf("%s: %v; stopped before any work", name, err))
+			return exitRuntime
+		}
+	}
+	return exitOK
 }
