@@ -14,8 +14,11 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
 )
 
@@ -330,5 +333,202 @@ func TestOutputFilesThroughLinks(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 6 {
 		t.Errorf("%d files in the directory, want the 6 of before", len(ents))
+	}
+}
+
+// threeBatches is the plan of the fake jobs of the checkpoint tests: 3
+// batches of 700 tasks in all.
+func threeBatches(s nq.Spec) (job.Plan, error) {
+	p, _ := fakePlan(s)
+	p.Batches, p.TaskCount = 3, 700
+	return p, nil
+}
+
+// countThree is a fake CPU count of the 3-batch job: batch 0 carries the
+// counts of N, the others nothing. hold, if not nil, is called after
+// batch 0 with the context; it may stop the count.
+func countThree(hold func(ctx context.Context, sel func(int) bool) error) func(context.Context, nq.Spec, func(int) bool, func([]int, nq.Partial)) error {
+	return func(ctx context.Context, spec nq.Spec, sel func(int) bool, done func([]int, nq.Partial)) error {
+		if sel(0) {
+			done([]int{0}, nq.PartialOf(spec.Algo, fakeCounts(spec.N)))
+		}
+		if hold != nil {
+			if err := hold(ctx, sel); err != nil {
+				return err
+			}
+		}
+		for i := 1; i < 3; i++ {
+			if sel(i) {
+				done([]int{i}, nq.Partial{})
+			}
+		}
+		return nil
+	}
+}
+
+// A checkpoint that another run holds, that is read-only, or that is a
+// FIFO is refused with one line and exit status 1 before the devices are
+// opened, and every file is left as it was (bytes, mode, link target).
+func TestCheckpointFilesRefused(t *testing.T) {
+	t.Run("locked by another run", func(t *testing.T) {
+		dir := t.TempDir()
+		ck := filepath.Join(dir, "n10.ckpt")
+		if r := runReal("-n", "10", "-json", "-checkpoint", ck); r.code != 0 {
+			t.Fatalf("first run: exit %d, stderr %q", r.code, r.stderr)
+		}
+		l, err := fsutil.TryLock(ck) // this process plays the other run
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Release()
+		before := dirState(t, dir)
+		cmd := program("-n", "10", "-json", "-checkpoint", ck)
+		var out, errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		cmd.Run()
+		r := result{cmd.ProcessState.ExitCode(), out.String(), errOut.String()}
+		wantOneErrorLine(t, r, exitRuntime)
+		want := fmt.Sprintf("nqueens-gpu: checkpoint %s is in use by another run, PID %d (lock file %s.lock); wait for that run to end or stop it; the file was left as it is\n",
+			ck, os.Getpid(), ck)
+		if r.stderr != want {
+			t.Errorf("stderr %q\nwant   %q", r.stderr, want)
+		}
+		wantUnchanged(t, dir, before)
+	})
+	refused := []struct {
+		name  string
+		setup func(t *testing.T, ck string)
+		want  string
+	}{
+		{"read-only", func(t *testing.T, ck string) {
+			if r := runReal("-n", "9", "-checkpoint", ck); r.code != 0 {
+				t.Fatalf("first run: exit %d, stderr %q", r.code, r.stderr)
+			}
+			os.Chmod(ck, 0o444)
+		}, "is read-only (mode 0444): make it writable to go on with it (chmod u+w), or copy it; the file was left as it is"},
+		{"a FIFO", func(t *testing.T, ck string) {
+			if err := syscall.Mkfifo(ck, 0o644); err != nil {
+				t.Skip("no FIFO here:", err)
+			}
+		}, "is a named pipe (FIFO), not a regular file; the file was left as it is"},
+		{"a directory", func(t *testing.T, ck string) { os.Mkdir(ck, 0o755) }, "is a directory, not a regular file"},
+		{"a link to a read-only file", func(t *testing.T, ck string) {
+			target := filepath.Join(filepath.Dir(ck), "target.ckpt")
+			os.WriteFile(target, []byte("{}\n"), 0o400)
+			os.Chmod(target, 0o400)
+			os.Symlink("target.ckpt", ck)
+		}, "is read-only (mode 0400)"},
+		{"in a missing directory", func(t *testing.T, ck string) {}, "cannot be written: the directory of"},
+	}
+	for _, tt := range refused {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			ck := filepath.Join(dir, "n9.ckpt")
+			if tt.name == "in a missing directory" {
+				ck = filepath.Join(dir, "no", "n9.ckpt")
+			}
+			tt.setup(t, ck)
+			before := dirState(t, dir)
+			env := twoGPUs()
+			r := runFake(env, "-n", "9", "-device", "0", "-checkpoint", ck)
+			wantOneErrorLine(t, r, exitRuntime)
+			if want := "nqueens-gpu: checkpoint " + ck + " " + tt.want; !strings.HasPrefix(r.stderr, want) {
+				t.Errorf("stderr %q\nwant   %q...", r.stderr, want)
+			}
+			if len(env.opened) != 0 || len(env.gpuCalls) != 0 || len(env.cpuCalls) != 0 {
+				t.Errorf("devices opened %v, counts %v %v: work before the refusal", env.opened, env.gpuCalls, env.cpuCalls)
+			}
+			wantUnchanged(t, dir, before)
+		})
+	}
+}
+
+// A checkpoint reached through a symbolic link is written through it: the
+// link stays, the file it names is replaced keeping its mode, and nothing
+// else is left in the directory (no lock file, no temporary file).
+func TestCheckpointThroughLink(t *testing.T) {
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, "store"), 0o755)
+	link := filepath.Join(dir, "n9.ckpt")
+	os.Symlink("store/real.ckpt", link) // dangling until the first write
+	env := noCUDA()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	env.cpuCount = countThree(func(c context.Context, sel func(int) bool) error {
+		cancel(signalCause{syscall.SIGTERM})
+		return c.Err()
+	})
+	h := env.hooks()
+	h.plan = threeBatches
+	args := []string{"-n", "9", "-checkpoint", link, "-json"}
+	var out, errOut bytes.Buffer
+	if code := runWith(ctx, args, &out, &errOut, h); code != exitTerminated {
+		t.Fatalf("first run: exit %d, stderr %q", code, errOut.String())
+	}
+	real := filepath.Join(dir, "store", "real.ckpt")
+	if s, err := readCheckpoint(real); err != nil || s.Body.DoneBatches != 1 || s.Body.Complete {
+		t.Fatalf("checkpoint after the first run: %+v, %v", s, err)
+	}
+	os.Chmod(real, 0o640)
+	env.cpuCount = countThree(nil)
+	out.Reset()
+	errOut.Reset()
+	if code := runWith(context.Background(), args, &out, &errOut, h); code != 0 || errOut.Len() != 0 {
+		t.Fatalf("resumed run: exit %d, stderr %q", code, errOut.String())
+	}
+	if recs := decodeJSON(t, out.String()); len(recs) != 1 || recs[0].Total != 352 {
+		t.Errorf("resumed run: %q", out.String())
+	}
+	if target, err := os.Readlink(link); err != nil || target != "store/real.ckpt" {
+		t.Errorf("the link is now %q, %v", target, err)
+	}
+	fi, err := os.Stat(real)
+	if s, rerr := readCheckpoint(real); err != nil || rerr != nil || fi.Mode().Perm() != 0o640 || !s.Body.Complete || s.Body.Runs != 2 {
+		t.Errorf("checkpoint %+v (%v), mode %v (%v); want complete after 2 runs, mode 0640", s, rerr, fi.Mode(), err)
+	}
+	want := "n9.ckpt Lrwxrwxrwx -> store/real.ckpt\nstore drwxr-xr-x\nstore/real.ckpt -rw-r-----"
+	if got := dirState(t, dir); !strings.HasPrefix(got, want) || strings.Count(got, "\n") != 2 {
+		t.Errorf("files left:\n%s", got)
+	}
+}
+
+// A stop that cannot wait for the batches in hand (they take longer than
+// the stop wait) drops them, says how many in the interrupted message,
+// and the next run counts them: the counts are exact.
+func TestInterruptDropsBatchesInHand(t *testing.T) {
+	ck := filepath.Join(t.TempDir(), "ck")
+	env := noCUDA()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	release := make(chan struct{})
+	env.cpuCount = countThree(func(c context.Context, sel func(int) bool) error {
+		sel(1) // two batches in hand, searched for longer than the stop wait
+		sel(2)
+		cancel(signalCause{syscall.SIGINT})
+		<-release
+		return c.Err()
+	})
+	h := env.hooks()
+	h.plan = threeBatches
+	h.stopWait = 20 * time.Millisecond
+	args := []string{"-n", "9", "-checkpoint", ck, "-v"}
+	var out, errOut bytes.Buffer
+	code := runWith(ctx, args, &out, &errOut, h)
+	close(release)
+	want := "nqueens-gpu: interrupted by SIGINT while counting N=9: 1 of 3 batches done, saved in " + ck +
+		"; 2 batches in hand were dropped and are counted again on resume\n" +
+		"nqueens-gpu: resume with: nqueens-gpu -n 9 -checkpoint " + ck + " -v\n"
+	if code != exitInterrupted || errOut.String() != want || out.Len() != 0 {
+		t.Errorf("exit %d, stdout %q, stderr %q\nwant %q", code, out.String(), errOut.String(), want)
+	}
+	if s, err := readCheckpoint(ck); err != nil || s.Body.DoneBatches != 1 {
+		t.Errorf("checkpoint %+v, %v; want batch 0 alone done", s, err)
+	}
+	env.cpuCount = countThree(nil)
+	out.Reset()
+	errOut.Reset()
+	code = runWith(context.Background(), args, &out, &errOut, h)
+	if code != 0 || errOut.Len() != 0 || !strings.Contains(out.String(), "\n 9:                   352                    46             0             4                    42") {
+		t.Errorf("resumed: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/progress"
 )
@@ -35,6 +36,7 @@ func helpText(name string) string {
 		"{CKINTERVAL}", defaultCheckpointInterval.String(),
 		"{PROGINTERVAL}", defaultProgressInterval.String(),
 		"{MINPROGINTERVAL}", progress.MinInterval.String(),
+		"{STOPWAIT}", job.DefaultStopWait.String(),
 	).Replace(string(b))
 }
 
