@@ -5,9 +5,11 @@ import (
 	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/progress"
 )
 
 // Limits of the command line.
@@ -21,6 +23,11 @@ const (
 	defaultCheckpointInterval = time.Minute
 	defaultProgressInterval   = 30 * time.Second
 )
+
+// minProgressInterval is the shortest -progress-interval accepted
+// (progress.MinInterval); the tests lower it to see several status lines
+// in a short count.
+var minProgressInterval = progress.MinInterval
 
 // config is the parsed and checked command line of a count.
 type config struct {
@@ -124,12 +131,12 @@ func (cfg config) check(set map[string]bool, common countFlags, shard string) (c
 	if cfg.checkpointInterval <= 0 {
 		return config{}, usageErrorf("invalid -checkpoint-interval %v: want a positive duration such as 5m", cfg.checkpointInterval)
 	}
-	if cfg.progressInterval <= 0 {
-		return config{}, usageErrorf("invalid -progress-interval %v: want a positive duration such as 30s", cfg.progressInterval)
+	if cfg.progressInterval < minProgressInterval {
+		return config{}, usageErrorf("invalid -progress-interval %v: want %v or more, such as 30s (shorter intervals flood a log)", cfg.progressInterval, minProgressInterval)
 	}
 	if set["shard"] {
 		if cfg.shard, err = job.ParseShard(shard); err != nil {
-			return config{}, usageErrorf("invalid -shard %q: %v", shard, err)
+			return config{}, usageErrorf("invalid -shard %s: %v", clip.Quote(shard, clip.Max), err)
 		}
 		cfg.sharded = true
 		if cfg.lo != cfg.hi {

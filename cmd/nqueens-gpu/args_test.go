@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
@@ -64,7 +65,8 @@ func TestParseArgsGood(t *testing.T) {
 		{[]string{"-n", "8", "-print", "-max-boards", "5"}, with(func(c *config) { c.print, c.maxBoards = true, 5 })},
 		{[]string{"-n", "8", "-print", "-max-boards", "0"}, with(func(c *config) { c.print, c.maxBoards = true, 0 })},
 		{[]string{"-n", "8", "-depth", "5"}, with(func(c *config) { c.depth = 5 })},
-		{[]string{"-n", "2-3", "-depth", "9"}, with(func(c *config) { c.lo, c.hi, c.depth = 2, 3, 9 })},
+		{[]string{"-n", "2-4", "-depth", "3"}, with(func(c *config) { c.lo, c.hi, c.depth = 2, 4, 3 })},
+		{[]string{"-n", "8", "-progress-interval", "1s"}, with(func(c *config) { c.progressInterval = time.Second })},
 		{[]string{"-n", "8", "-gpu-threads", "256", "-gpu-launch", "50ms"}, with(func(c *config) { c.tune.Threads, c.tune.LaunchTime = 256, 50*time.Millisecond })},
 		{[]string{"-n", "8", "-gpu-dynamic"}, with(func(c *config) { c.tune.Dynamic = true })},
 		{[]string{"-n", "8", "-gpu-smem"}, with(func(c *config) { c.tune.SharedStack = true })},
@@ -142,6 +144,9 @@ var badArgs = []struct {
 	{[]string{"-n", "8", "-checkpoint", "c", "-checkpoint-interval", "0s"}, "invalid -checkpoint-interval"},
 	{[]string{"-n", "8", "-checkpoint", "c", "-checkpoint-interval", "5"}, "-checkpoint-interval"},
 	{[]string{"-n", "8", "-progress-interval", "-1s"}, "invalid -progress-interval"},
+	{[]string{"-n", "8", "-progress-interval", "1ns"}, "invalid -progress-interval 1ns: want 1s or more"},
+	{[]string{"-n", "8", "-progress-interval", "999ms", "-quiet"}, "invalid -progress-interval 999ms"},
+	{[]string{"-n", "8", "-progress-interval", "0"}, "invalid -progress-interval 0s"},
 	{[]string{"-n", "8", "-shard", "4/4"}, "shards are numbered 0 to 3"},
 	{[]string{"-n", "8", "-shard", "1"}, "want i/m"},
 	{[]string{"-n", "8", "-shard", "0/0"}, "between 1 and"},
@@ -162,6 +167,18 @@ var badArgs = []struct {
 	{[]string{"-n", "8", "-gpu-threads", "2048"}, "multiple of 32"},
 	{[]string{"-n", "8", "-gpu-launch", "0.5ms"}, "1ms to 10s"},
 	{[]string{"-n", "8", "-gpu-launch", "fast"}, "invalid value"},
+	{[]string{"-n", "8", "-gpu-threads", "0"}, "invalid -gpu-threads 0: give a multiple of 32 from 32 to 1024, or leave the flag out"},
+	{[]string{"-n", "8", "-gpu-launch", "0"}, "invalid -gpu-launch 0s: give a time from 1ms to 10s, or leave the flag out"},
+	{[]string{"-n", "8", "-gpu-launch", "0s", "-gpu-threads", "64"}, "invalid -gpu-launch 0s"},
+	{[]string{"-n", "2-3", "-depth", "9"}, "invalid -depth 9: boards up to N=3 are searched whole, so no depth applies to N=2-3"},
+	{[]string{"-n", "1", "-depth", "2"}, "no depth applies to N=1"},
+	{[]string{"-n", "8", "-algo", strings.Repeat("x", 100000)}, `unknown algorithm "xxxxxxxx`},
+	{[]string{"-n", strings.Repeat("9", 100000)}, `... (100000 bytes)`},
+	{[]string{"-n", "8", strings.Repeat("y", 100000)}, `unexpected argument "yyy`},
+	{[]string{"-n", "8", "-device", strings.Repeat("0,", 50000)}, `invalid -device "0,0,0,`},
+	{[]string{"-n", "8", "-shard", strings.Repeat("1", 100000) + "/2"}, `invalid -shard "111`},
+	{[]string{"-n", "8", "-depth", strings.Repeat("x", 100000)}, `invalid value "xxx`},
+	{[]string{"-n", "8", "-" + strings.Repeat("z", 100000)}, "flag provided but not defined"},
 	{[]string{"-n", "8", "-unique"}, "only applies to -print"},
 	{[]string{"-n", "8", "-print", "-json"}, "cannot be combined"},
 	{[]string{"-n", "13", "-print"}, "limited to N <= 12"},
@@ -180,7 +197,7 @@ var badArgs = []struct {
 
 func TestParseArgsBad(t *testing.T) {
 	for _, tt := range badArgs {
-		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+		t.Run(clip.String(strings.Join(tt.args, " "), 60), func(t *testing.T) {
 			_, err := parseArgs(tt.args)
 			if err == nil {
 				t.Fatal("parseArgs succeeded, want an error")
@@ -200,12 +217,15 @@ func TestParseArgsBad(t *testing.T) {
 // 2, nothing on stdout, one line on stderr, and no solver call.
 func TestRunBadArgs(t *testing.T) {
 	for _, tt := range badArgs {
-		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+		t.Run(clip.String(strings.Join(tt.args, " "), 60), func(t *testing.T) {
 			env := noCUDA()
 			r := runFake(env, tt.args...)
 			wantOneErrorLine(t, r, exitUsage)
 			if !strings.Contains(r.stderr, "-h") {
 				t.Errorf("stderr %q does not point to -h", r.stderr)
+			}
+			if len(r.stderr) > maxErrorLine+1 {
+				t.Errorf("an error line of %d bytes, want at most %d", len(r.stderr), maxErrorLine+1)
 			}
 			if len(env.cpuCalls) != 0 {
 				t.Errorf("the solver ran %d times", len(env.cpuCalls))

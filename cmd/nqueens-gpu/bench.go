@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
@@ -43,7 +44,10 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return runBenchWith(ctx, args, stdout, stderr, defaultHooks())
 }
 
-func runBenchWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hooks) int {
+func runBenchWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hooks) (code int) {
+	out := checkedOutput(stdout)
+	defer func() { code = outputDone(code, out, stderr) }()
+	stdout = out
 	cfg, err := parseBenchArgs(args)
 	if errors.Is(err, flag.ErrHelp) {
 		return helpDone(stdout, stderr, "bench")
@@ -52,11 +56,16 @@ func runBenchWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 		printBenchUsageError(stderr, err)
 		return exitUsage
 	}
+	if code := checkOutputFiles(stderr, "-o", cfg.out, "-plot", cfg.plot); code != exitOK {
+		return code
+	}
+	// Every file is read and checked before any work: an unreadable or
+	// invalid one is a runtime error (exit 1), as for every command.
 	var base *report.Document
 	if cfg.baseline != "" {
 		if base, err = report.ReadFile(cfg.baseline); err != nil {
-			printBenchUsageError(stderr, usageErrorf("-baseline: %v", err))
-			return exitUsage
+			printError(stderr, "-baseline: "+err.Error())
+			return exitRuntime
 		}
 	}
 	if len(cfg.from) > 0 {
@@ -77,9 +86,11 @@ func runBenchWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 		text = stdout
 		fmt.Fprintf(text, "%s bench: N=%s, %d timed run%s per N after %d warm-up\n\n", progName, report.RangeText(cfg.lo, cfg.hi), cfg.runs, report.Plural(cfg.runs), cfg.warmup)
 		report.WriteEnvText(text, &doc.Env)
+		if err := out.Err(); err != nil {
+			return outputFailed(stderr, err) // before any work
+		}
 	}
-	code := measureAll(ctx, cfg, h, doc, text, stderr)
-	if code != exitOK {
+	if code := measureAll(ctx, cfg, h, doc, text, stderr); code != exitOK {
 		return code
 	}
 	if !cfg.json {
@@ -87,8 +98,7 @@ func runBenchWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 	}
 	if cfg.json {
 		if err := report.Write(stdout, doc); err != nil {
-			printError(stderr, "writing output: "+err.Error())
-			return exitRuntime
+			return outputFailed(stderr, err)
 		}
 	}
 	if cfg.out != "" {
@@ -122,8 +132,8 @@ func benchFromFiles(cfg benchConfig, base *report.Document, stdout, stderr io.Wr
 	for i, f := range cfg.from {
 		d, err := report.ReadFile(f)
 		if err != nil {
-			printBenchUsageError(stderr, usageErrorf("-from: %v", err))
-			return exitUsage
+			printError(stderr, "-from: "+err.Error())
+			return exitRuntime
 		}
 		docs[i], names[i] = d, filepath.Base(f)
 	}
@@ -192,7 +202,7 @@ func measureAll(ctx context.Context, cfg benchConfig, h hooks, doc *report.Docum
 			s.Label = report.SeriesLabel(s)
 			if seen[s.Label] {
 				devs.Close()
-				return openFailed(stderr, usageErrorf("series %q is asked for twice; list each device and algorithm once", s.Label), printBenchUsageError)
+				return openFailed(stderr, usageErrorf("series %s is asked for twice; list each device and algorithm once", clip.Quote(s.Label, clip.Max)), printBenchUsageError)
 			}
 			seen[s.Label] = true
 			// The devices are opened once per entry; their start-up is
@@ -223,6 +233,10 @@ func measureAll(ctx context.Context, cfg benchConfig, h hooks, doc *report.Docum
 				}
 				s.Results = append(s.Results, r)
 				report.WriteResultRow(text, &r)
+				if err := outputErr(text); err != nil {
+					devs.Close()
+					return outputFailed(stderr, err)
+				}
 			}
 			doc.Series = append(doc.Series, s)
 		}
@@ -281,7 +295,7 @@ func (cfg benchConfig) check(set map[string]bool, from string) (benchConfig, err
 	if set["from"] {
 		for _, f := range strings.Split(from, ",") {
 			if f = strings.TrimSpace(f); f == "" {
-				return cfg, usageErrorf("invalid -from %q: want file names separated by commas", from)
+				return cfg, usageErrorf("invalid -from %s: want file names separated by commas", clip.Quote(from, clip.Max))
 			}
 			cfg.from = append(cfg.from, strings.TrimSpace(f))
 		}
@@ -314,8 +328,11 @@ func (cfg benchConfig) check(set map[string]bool, from string) (benchConfig, err
 			return cfg, err
 		}
 	}
+	if cfg.out != "" && cfg.out == cfg.plot {
+		return cfg, usageErrorf("-o and -plot name the same file %s: one would overwrite the other", clip.Quote(cfg.out, clip.Max))
+	}
 	if cfg.out != "" && cfg.out == cfg.baseline {
-		return cfg, usageErrorf("-o and -baseline name the same file %q: the baseline would be overwritten", cfg.out)
+		return cfg, usageErrorf("-o and -baseline name the same file %s: the baseline would be overwritten", clip.Quote(cfg.out, clip.Max))
 	}
 	return cfg, nil
 }

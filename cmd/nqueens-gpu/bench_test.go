@@ -182,7 +182,6 @@ func wantFailure(t *testing.T, r cmdResult, code int, msg string) {
 }
 
 func TestBenchUsageErrors(t *testing.T) {
-	dir := t.TempDir()
 	tests := []struct {
 		args []string
 		msg  string
@@ -198,13 +197,15 @@ func TestBenchUsageErrors(t *testing.T) {
 		{[]string{"-n", "8", "-algo", "bitmap,bitmap"}, "listed twice"},
 		{[]string{"-n", "8", "-plot", "x.jpg"}, ".png or .svg"},
 		{[]string{"-n", "8", "extra"}, "unexpected argument"},
-		{[]string{"-n", "8", "-baseline", filepath.Join(dir, "none.json")}, "-baseline"},
 		{[]string{"-n", "8", "-o", "a.json", "-baseline", "a.json"}, "same file"},
 		{[]string{"-from", "a.json", "-n", "8"}, "-n does not apply to -from"},
 		{[]string{"-from", "a.json,", "-plot", "x.png"}, "invalid -from"},
 		{[]string{"-from", "a.json,b.json", "-baseline", "c.json"}, "single file"},
-		{[]string{"-from", filepath.Join(dir, "none.json")}, "-from"},
+		{[]string{"-n", "8", "-o", "a.svg", "-plot", "a.svg"}, "-o and -plot name the same file"},
 		{[]string{"-bogus"}, "not defined"},
+		{[]string{"-n", "8", "-gpu-launch", "0"}, "invalid -gpu-launch 0s"},
+		{[]string{"-n", "8", "-gpu-threads", "0"}, "invalid -gpu-threads 0"},
+		{[]string{"-n", "1-3", "-depth", "2"}, "no depth applies to N=1-3"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {

@@ -40,7 +40,10 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return runCheckWith(ctx, args, stdout, stderr, defaultHooks())
 }
 
-func runCheckWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hooks) int {
+func runCheckWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hooks) (code int) {
+	out := checkedOutput(stdout)
+	defer func() { code = outputDone(code, out, stderr) }()
+	stdout = out
 	cfg, err := parseCheckArgs(args)
 	if errors.Is(err, flag.ErrHelp) {
 		return helpDone(stdout, stderr, "check")
@@ -48,6 +51,9 @@ func runCheckWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 	if err != nil {
 		printCheckUsageError(stderr, err)
 		return exitUsage
+	}
+	if code := checkOutputFiles(stderr, "-o", cfg.out); code != exitOK {
+		return code
 	}
 	h = h.withDefaults()
 	cols, closeAll, err := openCheckColumns(cfg, h, stderr)
@@ -74,6 +80,9 @@ func runCheckWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 	}
 	t := report.NewCheckTable(text, doc.Columns)
 	t.Header()
+	if err := out.Err(); err != nil {
+		return outputFailed(stderr, err) // before any work
+	}
 	var bad []report.CheckRow
 	for n := cfg.lo; n <= cfg.hi; n++ {
 		row := report.CheckRow{N: n}
@@ -102,6 +111,9 @@ func runCheckWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 		}
 		row.Judge()
 		t.Row(&row)
+		if err := out.Err(); err != nil {
+			return outputFailed(stderr, err)
+		}
 		doc.Rows = append(doc.Rows, row)
 		if !row.OK {
 			doc.OK = false
@@ -110,8 +122,7 @@ func runCheckWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 	}
 	if cfg.json {
 		if err := report.WriteJSON(stdout, &doc); err != nil {
-			printError(stderr, "writing output: "+err.Error())
-			return exitRuntime
+			return outputFailed(stderr, err)
 		}
 	} else {
 		t.Summary(cfg.lo, cfg.hi, bad)

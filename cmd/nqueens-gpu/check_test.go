@@ -267,6 +267,8 @@ func TestCheckUsageErrors(t *testing.T) {
 		{[]string{"-n", "8", "-algo", "nope"}, "unknown algorithm"},
 		{[]string{"-n", "8", "-workers", "-2"}, "invalid -workers"},
 		{[]string{"-n", "8", "9"}, "unexpected argument"},
+		{[]string{"-n", "8", "-gpu-threads", "0"}, "invalid -gpu-threads 0"},
+		{[]string{"-n", "3", "-depth", "2"}, "no depth applies to N=3"},
 	} {
 		f := &solverFake{}
 		r := runCheckFake(f, tc.args...)

@@ -19,7 +19,10 @@ import (
 
 // runWith is run with the context and the solver hooks supplied by the
 // caller, so that tests can use fake backends and a fixed clock.
-func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hooks) int {
+func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hooks) (code int) {
+	out := checkedOutput(stdout)
+	defer func() { code = outputDone(code, out, stderr) }()
+	stdout = out
 	cfg, err := parseArgs(args)
 	if errors.Is(err, flag.ErrHelp) {
 		return helpDone(stdout, stderr, "count")
@@ -27,6 +30,16 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hoo
 	if err != nil {
 		printUsageError(stderr, err)
 		return exitUsage
+	}
+	if cfg.checkpoint != "" {
+		// A checkpoint that cannot be replaced (read-only, a FIFO, a
+		// directory, no such directory) is refused before the devices
+		// are opened, which takes seconds on GPUs. The job checks it
+		// again under the checkpoint's lock.
+		if err := job.CheckCheckpointFile(cfg.checkpoint); err != nil {
+			printError(stderr, err.Error())
+			return exitRuntime
+		}
 	}
 	h = h.withDefaults()
 	devs, err := device.Open(cfg.devices, device.Options{Workers: cfg.workers, Algo: cfg.algo, RequireGPU: cfg.requireGPU}, h.drivers(cfg.tune))
@@ -121,6 +134,7 @@ func countOne(ctx context.Context, cfg config, devs *device.Devices, h hooks, ar
 			Args:               append([]string{progName}, args...),
 			Version:            programVersion(),
 			Warn:               warn,
+			StopWait:           h.stopWait,
 		})
 		ready <- made{j, err}
 	}()
@@ -128,6 +142,12 @@ func countOne(ctx context.Context, cfg config, devs *device.Devices, h hooks, ar
 	select {
 	case m = <-ready:
 	case <-ctx.Done():
+		// A job made after all must let go of its checkpoint's lock.
+		go func() {
+			if m := <-ready; m.err == nil {
+				m.j.Close()
+			}
+		}()
 		code, by := interruption(ctx)
 		printError(stderr, fmt.Sprintf("interrupted%s while preparing N=%d; nothing was counted or written", by, n))
 		return code
@@ -141,6 +161,9 @@ func countOne(ctx context.Context, cfg config, devs *device.Devices, h hooks, ar
 		}
 		return exitRuntime
 	}
+	// The job holds the checkpoint's lock from New on; Run lets go of it
+	// as it returns, Close on every other way out.
+	defer m.j.Close()
 	if !cfg.quiet {
 		label := fmt.Sprintf("N=%d %s", n, devs.Algo)
 		if cfg.sharded {
@@ -175,11 +198,13 @@ func countOne(ctx context.Context, cfg config, devs *device.Devices, h hooks, ar
 		printError(stderr, fmt.Sprintf("checkpoint %s holds the finished count of N=%d; nothing left to count", cfg.checkpoint, n))
 	}
 	if err := out.Write(n, res, elapsed); err != nil {
-		printError(stderr, "writing output: "+err.Error())
-		return exitRuntime
+		return outputFailed(stderr, err)
 	}
 	if cfg.print {
 		if err := boards.Print(stdout, n, res.Counts, cfg.unique, cfg.maxBoards); err != nil {
+			if werr := outputErr(stdout); werr != nil {
+				return outputFailed(stderr, werr)
+			}
 			printError(stderr, err.Error())
 			return exitRuntime
 		}
@@ -228,13 +253,25 @@ func interrupted(ctx context.Context, cfg config, args []string, n int, res job.
 		printError(stderr, fmt.Sprintf("interrupted%s while counting N=%d", by, n))
 	case res.Saved:
 		total := cfg.shard.Batches(res.Plan.Batches)
-		printError(stderr, fmt.Sprintf("interrupted%s while counting N=%d: %d of %d batches done, saved in %s",
-			by, n, res.Batches, total, cfg.checkpoint))
+		printError(stderr, fmt.Sprintf("interrupted%s while counting N=%d: %d of %d batches done, saved in %s%s",
+			by, n, res.Batches, total, cfg.checkpoint, droppedText(res.Dropped)))
 		printError(stderr, "resume with: "+commandLine(args))
 	default:
 		printError(stderr, fmt.Sprintf("interrupted%s while counting N=%d; the checkpoint %s could not be written", by, n, cfg.checkpoint))
 	}
 	return code
+}
+
+// droppedText says how many batches in hand a stopped run dropped (see
+// job.Result.Dropped), for the interrupted message; "" for none.
+func droppedText(dropped int) string {
+	switch dropped {
+	case 0:
+		return ""
+	case 1:
+		return "; 1 batch in hand was dropped and is counted again on resume"
+	}
+	return fmt.Sprintf("; %d batches in hand were dropped and are counted again on resume", dropped)
 }
 
 // longOnCPU is the estimated CPU time from which a fallback line says how

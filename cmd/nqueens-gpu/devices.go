@@ -20,7 +20,10 @@ func runDevices(ctx context.Context, args []string, stdout, stderr io.Writer) in
 // runDevicesWith lists the GPUs the program can use (ordinal, name,
 // compute capability, SMs, memory), the NVIDIA driver and CUDA versions,
 // the CPU and the build; without a GPU it says why on stderr and exits 1.
-func runDevicesWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hooks) int {
+func runDevicesWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hooks) (code int) {
+	out := checkedOutput(stdout)
+	defer func() { code = outputDone(code, out, stderr) }()
+	stdout = out
 	var asJSON bool
 	if _, err := parseFlags(devicesFlagSet(&asJSON), args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -32,17 +35,14 @@ func runDevicesWith(ctx context.Context, args []string, stdout, stderr io.Writer
 	h = h.withDefaults()
 	env, err := gatherEnv(h, gpu.Tuning{})
 	if asJSON {
-		err2 := report.WriteJSON(stdout, &env)
-		if err2 != nil {
-			printError(stderr, "writing output: "+err2.Error())
-			return exitRuntime
+		if err2 := report.WriteJSON(stdout, &env); err2 != nil {
+			return outputFailed(stderr, err2)
 		}
 	} else {
 		var b strings.Builder
 		report.WriteEnvText(&b, &env)
 		if _, err2 := io.WriteString(stdout, b.String()); err2 != nil {
-			printError(stderr, "writing output: "+err2.Error())
-			return exitRuntime
+			return outputFailed(stderr, err2)
 		}
 	}
 	if len(env.GPUs) == 0 {

@@ -23,6 +23,9 @@ type hooks struct {
 	plan       func(nq.Spec) (job.Plan, error)     // numbers and fingerprints a job's batches
 	isTerminal func(w io.Writer) bool              // whether progress gets a bar
 	since      func(start time.Time) time.Duration // elapsed time of one count
+	// stopWait is how long a stopped count waits for the batches in
+	// hand (job.Config.StopWait); 0 means job.DefaultStopWait.
+	stopWait time.Duration
 }
 
 // realDrivers are the cpu and gpu packages.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
@@ -31,9 +32,9 @@ func (c *countFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.device, "device", "cpu", "cpu, a GPU ordinal, or all")
 	fs.StringVar(&c.algo, "algo", "", "counting algorithm")
 	fs.IntVar(&c.workers, "workers", 0, "CPU worker goroutines, 0 = all cores")
-	fs.IntVar(&c.depth, "depth", 0, "rows of the partial boards, 0 = chosen from N and the GPUs")
-	fs.IntVar(&c.tune.Threads, "gpu-threads", 0, "GPU threads per block, 0 = default")
-	fs.DurationVar(&c.tune.LaunchTime, "gpu-launch", 0, "kernel time per GPU launch, 0 = default")
+	fs.IntVar(&c.depth, "depth", 0, "rows of the partial boards; absent: chosen from N and the GPUs")
+	fs.IntVar(&c.tune.Threads, "gpu-threads", 0, "GPU threads per block; absent: the default")
+	fs.DurationVar(&c.tune.LaunchTime, "gpu-launch", 0, "kernel time per GPU launch; absent: the default")
 	fs.BoolVar(&c.tune.Dynamic, "gpu-dynamic", false, "symmetry kernel with dynamic fetching")
 	fs.BoolVar(&c.tune.SharedStack, "gpu-smem", false, "dynamic symmetry kernel, stacks in shared memory")
 	fs.BoolVar(&c.tune.Nodes, "gpu-nodes", false, "count search nodes on the GPU and report them")
@@ -55,6 +56,15 @@ func (c *countFlags) sizes(set map[string]bool, missingN string) (lo, hi int, er
 	}
 	if err := nq.CheckDepth(c.depth, lo, hi); err != nil {
 		return 0, 0, usageErrorf("invalid -depth %d: %v", c.depth, err)
+	}
+	// 0 is the default when the flag is absent; given, it is a mistake
+	// (a variable left empty in a script, say), not a request for the
+	// default.
+	if set["gpu-threads"] && c.tune.Threads == 0 {
+		return 0, 0, usageErrorf("invalid -gpu-threads 0: give a multiple of 32 from 32 to 1024, or leave the flag out for the default")
+	}
+	if set["gpu-launch"] && c.tune.LaunchTime == 0 {
+		return 0, 0, usageErrorf("invalid -gpu-launch 0s: give a time from 1ms to 10s, or leave the flag out for the default")
 	}
 	if err := gpu.CheckTuning(c.tune.Threads, c.tune.LaunchTime); err != nil {
 		return 0, 0, usageErrorf("invalid -gpu-threads or -gpu-launch: %v", err)
@@ -86,9 +96,9 @@ func parseFlags(fs *flag.FlagSet, args []string) (map[string]bool, error) {
 	if fs.NArg() > 0 {
 		extra := fs.Arg(0)
 		if _, err := strconv.Atoi(extra); err == nil && !set["n"] && fs.Lookup("n") != nil {
-			return nil, usageErrorf("unexpected argument %q: give the size with -n, as in -n %s", extra, extra)
+			return nil, usageErrorf("unexpected argument %s: give the size with -n, as in -n %s", clip.Quote(extra, clip.Max), extra)
 		}
-		return nil, usageErrorf("unexpected argument %q: every option is a flag such as -n 8", extra)
+		return nil, usageErrorf("unexpected argument %s: every option is a flag such as -n 8", clip.Quote(extra, clip.Max))
 	}
 	return set, nil
 }
@@ -104,10 +114,10 @@ func parseRange(s string) (lo, hi int, err error) {
 		return n, n, err
 	}
 	if a == "" {
-		return 0, 0, usageErrorf("invalid -n %q: sizes are positive; a range is written A-B, as in 4-16", s)
+		return 0, 0, usageErrorf("invalid -n %s: sizes are positive; a range is written A-B, as in 4-16", clip.Quote(s, clip.Max))
 	}
 	if b == "" {
-		return 0, 0, usageErrorf("invalid -n %q: the range has no upper end; write A-B, as in 4-16", s)
+		return 0, 0, usageErrorf("invalid -n %s: the range has no upper end; write A-B, as in 4-16", clip.Quote(s, clip.Max))
 	}
 	if lo, err = parseSize(a, s); err != nil {
 		return 0, 0, err
@@ -116,7 +126,7 @@ func parseRange(s string) (lo, hi int, err error) {
 		return 0, 0, err
 	}
 	if lo > hi {
-		return 0, 0, usageErrorf("invalid -n %q: the range is empty because %d > %d; write it as %d-%d", s, lo, hi, hi, lo)
+		return 0, 0, usageErrorf("invalid -n %s: the range is empty because %d > %d; write it as %d-%d", clip.Quote(s, clip.Max), lo, hi, hi, lo)
 	}
 	return lo, hi, nil
 }
@@ -125,14 +135,14 @@ func parseRange(s string) (lo, hi int, err error) {
 // Only plain decimal digits are accepted.
 func parseSize(s, arg string) (int, error) {
 	if s == "" || strings.Trim(s, "0123456789") != "" {
-		return 0, usageErrorf("invalid -n %q: want a size N or a range A-B with %d <= A <= B <= %d", arg, nq.MinN, nq.MaxN)
+		return 0, usageErrorf("invalid -n %s: want a size N or a range A-B with %d <= A <= B <= %d", clip.Quote(arg, clip.Max), nq.MinN, nq.MaxN)
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil { // too many digits for an int
-		return 0, usageErrorf("invalid -n %q: N must be between %d and %d", arg, nq.MinN, nq.MaxN)
+		return 0, usageErrorf("invalid -n %s: N must be between %d and %d", clip.Quote(arg, clip.Max), nq.MinN, nq.MaxN)
 	}
 	if err := nq.CheckN(n); err != nil {
-		return 0, usageErrorf("invalid -n %q: %v", arg, err)
+		return 0, usageErrorf("invalid -n %s: %v", clip.Quote(arg, clip.Max), err)
 	}
 	return n, nil
 }
@@ -147,7 +157,7 @@ func parseAlgoList(s string) ([]nq.Algo, error) {
 			return nil, usageErrorf("invalid -algo: %v", err)
 		}
 		if seen[algo] {
-			return nil, usageErrorf("invalid -algo %q: %s is listed twice", s, algo)
+			return nil, usageErrorf("invalid -algo %s: %s is listed twice", clip.Quote(s, clip.Max), algo)
 		}
 		seen[algo] = true
 		out = append(out, algo)

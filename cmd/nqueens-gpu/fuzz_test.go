@@ -42,6 +42,8 @@ func FuzzParseArgs(f *testing.F) {
 		"-n 20 -checkpoint c.json", "-n 4-8 -checkpoint c", "-n 9 -checkpoint c -checkpoint-interval 1s",
 		"-n 9 -checkpoint-interval 0", "-n 9 -progress-interval 1h -quiet", "-n 9 -shard 1/4 -json",
 		"-n 9 -shard 4/4", "-n 9 -shard /", "-n 9 -shard 0/1048577", "-n 4-9 -shard 0/2", "-n 9 -shard 0/2 -print",
+		"-n 8 -gpu-threads 0", "-n 8 -gpu-launch 0s", "-n 8 -gpu-threads 64 -gpu-launch 20ms", "-n 2-3 -depth 2",
+		"-n 3-5 -depth 3", "-n 9 -progress-interval 1ns", "-n 9 -progress-interval 1s",
 	} {
 		f.Add(s)
 	}
@@ -80,7 +82,7 @@ func FuzzParseArgs(f *testing.F) {
 		if cfg.devices.All && len(cfg.devices.Ordinals) > 0 || !cfg.devices.CPU && !cfg.devices.GPUs() {
 			t.Fatalf("%q: inconsistent devices %+v", args, cfg.devices)
 		}
-		if (cfg.checkpoint != "" || cfg.sharded) && cfg.lo != cfg.hi || cfg.checkpointInterval <= 0 || cfg.progressInterval <= 0 {
+		if (cfg.checkpoint != "" || cfg.sharded) && cfg.lo != cfg.hi || cfg.checkpointInterval <= 0 || cfg.progressInterval < minProgressInterval {
 			t.Fatalf("%q: inconsistent long-run flags %+v", args, cfg)
 		}
 		if cfg.sharded && (cfg.shard.Index < 0 || cfg.shard.Index >= cfg.shard.Count) {
@@ -88,6 +90,9 @@ func FuzzParseArgs(f *testing.F) {
 		}
 		if cfg.print && (cfg.hi > maxPrintN || cfg.json) || cfg.unique && !cfg.print {
 			t.Fatalf("%q: inconsistent %+v", args, cfg)
+		}
+		if cfg.depth != 0 && (cfg.hi < 4 || cfg.depth < 2 || cfg.depth >= max(cfg.lo, 4)) {
+			t.Fatalf("%q: -depth %d accepted for N=%d-%d", args, cfg.depth, cfg.lo, cfg.hi)
 		}
 		// Choosing the backend must not panic either (without a real GPU).
 		env := &fakeEnv{devErr: gpu.ErrNoCUDA}

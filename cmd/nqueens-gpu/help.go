@@ -7,7 +7,9 @@ import (
 	"strings"
 
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/progress"
 )
 
 // The -h texts of the command and its subcommands, one file each in help/.
@@ -33,6 +35,8 @@ func helpText(name string) string {
 		"{MAXN}", strconv.Itoa(nq.MaxN),
 		"{CKINTERVAL}", defaultCheckpointInterval.String(),
 		"{PROGINTERVAL}", defaultProgressInterval.String(),
+		"{MINPROGINTERVAL}", progress.MinInterval.String(),
+		"{STOPWAIT}", job.DefaultStopWait.String(),
 	).Replace(string(b))
 }
 
@@ -46,8 +50,7 @@ func writeHelp(w io.Writer, name string) error {
 // or exit 1 when the help cannot be written.
 func helpDone(stdout, stderr io.Writer, name string) int {
 	if err := writeHelp(stdout, name); err != nil {
-		printError(stderr, "writing output: "+err.Error())
-		return exitRuntime
+		return outputFailed(stderr, err)
 	}
 	return exitOK
 }

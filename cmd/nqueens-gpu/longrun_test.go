@@ -389,6 +389,8 @@ func TestMergeCLI(t *testing.T) {
 // Without a terminal, progress is one status line per interval; -quiet
 // silences it.
 func TestProgressLines(t *testing.T) {
+	defer func(min time.Duration) { minProgressInterval = min }(minProgressInterval)
+	minProgressInterval = time.Millisecond // several lines in a short count
 	env := noCUDA()
 	env.cpuCount = func(ctx context.Context, spec nq.Spec, sel func(int) bool, done func([]int, nq.Partial)) error {
 		time.Sleep(120 * time.Millisecond)

@@ -23,6 +23,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
@@ -38,7 +40,15 @@ const (
 	exitTerminated  = 143 // 128 + SIGTERM
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	// A standard output closed when the program started would swallow
+	// the results without an error: refuse it before any work.
+	if err := fsutil.CheckStdout(os.Stdout); err != nil {
+		printError(os.Stderr, err.Error())
+		os.Exit(exitRuntime)
+	}
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
 
 // signalCause is the cause of the cancellation of a run's context when a
 // signal stopped it.
@@ -136,9 +146,14 @@ func usageErrorf(format string, a ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, a...)}
 }
 
-// printError writes msg as one line on w, prefixed with the program name.
+// maxErrorLine bounds an error line: whatever the user typed or a file
+// held, a message is one line of at most this many bytes.
+const maxErrorLine = 1000
+
+// printError writes msg as one line on w, prefixed with the program name
+// and cut to maxErrorLine bytes (clip.Line keeps its head and its tail).
 func printError(w io.Writer, msg string) {
-	fmt.Fprintf(w, "%s: %s\n", progName, oneLine(msg))
+	fmt.Fprintf(w, "%s\n", clip.Line(progName+": "+oneLine(msg), maxErrorLine))
 }
 
 // printUsageError writes a usage error as one line with a pointer to -h.

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
@@ -82,16 +83,16 @@ func Parse(s string) (Set, error) {
 		cpu, all, ordinal, ok := item(it)
 		if !ok {
 			if strings.Contains(s, ",") {
-				return Set{}, usagef("invalid -device %q: %q is not cpu, a GPU ordinal such as 0, or all", s, it)
+				return Set{}, usagef("invalid -device %s: %s is not cpu, a GPU ordinal such as 0, or all", clip.Quote(s, clip.Max), clip.Quote(it, clip.Max))
 			}
-			return Set{}, usagef("invalid -device %q: want cpu, a GPU ordinal such as 0, all, or a list such as 0,2 or all,cpu", s)
+			return Set{}, usagef("invalid -device %s: want cpu, a GPU ordinal such as 0, all, or a list such as 0,2 or all,cpu", clip.Quote(s, clip.Max))
 		}
 		key := strings.ToLower(it)
 		if !cpu && !all {
 			key = strconv.Itoa(ordinal)
 		}
 		if seen[key] {
-			return Set{}, usagef("invalid -device %q: %s is listed twice", s, key)
+			return Set{}, usagef("invalid -device %s: %s is listed twice", clip.Quote(s, clip.Max), key)
 		}
 		seen[key] = true
 		switch {
@@ -104,7 +105,7 @@ func Parse(s string) (Set, error) {
 		}
 	}
 	if d.All && len(d.Ordinals) > 0 {
-		return Set{}, usagef("invalid -device %q: all already takes every GPU", s)
+		return Set{}, usagef("invalid -device %s: all already takes every GPU", clip.Quote(s, clip.Max))
 	}
 	return d, nil
 }
@@ -120,14 +121,14 @@ func ParseList(s string) ([]Set, error) {
 		f = strings.TrimSpace(f)
 		cpu, all, ordinal, ok := item(f)
 		if !ok {
-			return nil, usagef("invalid -device %q: want cpu, a GPU ordinal such as 0, or all, several separated by commas", s)
+			return nil, usagef("invalid -device %s: want cpu, a GPU ordinal such as 0, or all, several separated by commas", clip.Quote(s, clip.Max))
 		}
 		d := Set{CPU: cpu, All: all}
 		if !cpu && !all {
 			d.Ordinals = []int{ordinal}
 		}
 		if seen[d.String()] {
-			return nil, usagef("invalid -device %q: %s is listed twice", s, d)
+			return nil, usagef("invalid -device %s: %s is listed twice", clip.Quote(s, clip.Max), d)
 		}
 		seen[d.String()] = true
 		out = append(out, d)

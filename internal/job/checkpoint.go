@@ -236,6 +236,30 @@ func encodeCheckpoint(c *checkpoint) ([]byte, error) {
 	return append(out, '\n'), nil
 }
 
+// CheckCheckpointFile checks, without changing anything, that the
+// checkpoint file at path can be replaced the way the job writes it
+// (fsutil.CheckWritable: through its links, keeping its mode and owner):
+// a read-only file, a FIFO, a device or a directory in its place, or a
+// directory that does not let it be replaced is a *CheckpointError. New
+// checks it again under the checkpoint's lock; a program calls it first
+// to refuse such a file before it opens its devices.
+func CheckCheckpointFile(path string) error {
+	var ro *fsutil.ReadOnlyError
+	err := fsutil.CheckWritable(path)
+	switch {
+	case errors.As(err, &ro):
+		return &CheckpointError{Path: path, Err: err, Reason: fmt.Sprintf(
+			"is read-only (mode %04o): make it writable to go on with it (chmod u+w), or copy it", uint32(ro.Perm))}
+	case fsutil.IsNotRegular(err):
+		var nr *fsutil.NotRegularError
+		errors.As(err, &nr)
+		return &CheckpointError{Path: path, Err: err, Reason: "is " + nr.Kind + ", not a regular file"}
+	case err != nil:
+		return &CheckpointError{Path: path, Err: err, Reason: "cannot be written: " + err.Error()}
+	}
+	return nil
+}
+
 // lockCheckpoint takes the lock of the job's checkpoint file, checks that
 // the file can be replaced (it exists and is read-only, or its directory
 // does not let it be replaced keeping its owner: refused), and removes
@@ -261,21 +285,9 @@ func (j *Job) lockCheckpoint() error {
 		return &CheckpointError{Path: path, Err: err, Reason: "cannot be locked: " + err.Error()}
 	}
 	j.lock = l
-	var ro *fsutil.ReadOnlyError
-	err = fsutil.CheckWritable(path)
-	switch {
-	case errors.As(err, &ro):
+	if err := CheckCheckpointFile(path); err != nil {
 		j.Close()
-		return &CheckpointError{Path: path, Err: err, Reason: fmt.Sprintf(
-			"is read-only (mode %04o): make it writable to go on with it (chmod u+w), or copy it", uint32(ro.Perm))}
-	case fsutil.IsNotRegular(err):
-		j.Close()
-		var nr *fsutil.NotRegularError
-		errors.As(err, &nr)
-		return &CheckpointError{Path: path, Err: err, Reason: "is " + nr.Kind + ", not a regular file"}
-	case err != nil:
-		j.Close()
-		return &CheckpointError{Path: path, Err: err, Reason: "cannot be written: " + err.Error()}
+		return err
 	}
 	removed, err := fsutil.RemoveStaleTemps(path)
 	if len(removed) > 0 && j.cfg.Warn != nil {

@@ -187,17 +187,6 @@ func MergeShards(srcs []Source, plan func(nq.Spec) (Plan, error)) (Merged, error
 	if plan == nil {
 		return Merged{}, fmt.Errorf("merge: no plan function")
 	}
-	return merge(srcs, plan)
-}
-
-// Merge is MergeShards without making the plan again, for shard results
-// written before they recorded their depth and batch size.
-//
-// Deprecated: the program's merge is to call MergeShards with MakePlan
-// once its shard runs write NewShardResult records.
-func Merge(srcs []Source) (Merged, error) { return merge(srcs, nil) }
-
-func merge(srcs []Source, plan func(nq.Spec) (Plan, error)) (Merged, error) {
 	if len(srcs) == 0 {
 		return Merged{}, fmt.Errorf("no shard results")
 	}
@@ -263,10 +252,8 @@ func merge(srcs []Source, plan func(nq.Spec) (Plan, error)) (Merged, error) {
 		}
 		return Merged{}, fmt.Errorf("%s %s of %d missing (have %d of %d)", word, strings.Join(missing, ", "), r0.Shards, len(seen), r0.Shards)
 	}
-	if plan != nil {
-		if err := checkPlan(first, plan); err != nil {
-			return Merged{}, err
-		}
+	if err := checkPlan(first, plan); err != nil {
+		return Merged{}, err
 	}
 	sort.Strings(m.Versions)
 	c, err := nq.Reduce(r0.Algo, sum)

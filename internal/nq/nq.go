@@ -6,6 +6,8 @@ package nq
 import (
 	"fmt"
 	"strings"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
 )
 
 // MinN and MaxN bound the board sizes the program accepts. N=28 is the first
@@ -100,7 +102,7 @@ func ParseAlgo(s string) (Algo, error) {
 	for _, a := range Algos() {
 		names = append(names, string(a))
 	}
-	return "", fmt.Errorf("unknown algorithm %q: want one of %s", s, strings.Join(names, ", "))
+	return "", fmt.Errorf("unknown algorithm %s: want one of %s", clip.Quote(s, clip.Max), strings.Join(names, ", "))
 }
 
 // Partial holds the raw per-class sums that an algorithm's batches report,

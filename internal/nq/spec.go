@@ -2,6 +2,7 @@ package nq
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
@@ -127,17 +128,27 @@ func (s Spec) Validate() error {
 
 // CheckDepth returns an error unless depth (0 for the default) suits every
 // N from lo to hi that is split at a depth: a -depth flag given for a
-// range of sizes must fit the smallest of them.
+// range of sizes must fit the smallest of them, and a depth given for a
+// range in which nothing is split (every N below 4: such boards are
+// searched whole) is refused, since it would be silently ignored.
 func CheckDepth(depth, lo, hi int) error {
 	if depth == 0 {
 		return nil
 	}
 	first := max(lo, 4) // smaller boards are searched whole
 	if hi < first {
-		return nil
+		return fmt.Errorf("boards up to N=3 are searched whole, so no depth applies to N=%s; leave the flag out", rangeText(lo, hi))
 	}
 	if depth < 2 || depth > first-1 {
 		return fmt.Errorf("want 0 (chosen from N and the GPUs) or 2 to N-1 = %d for N=%d", first-1, first)
 	}
 	return nil
+}
+
+// rangeText writes lo..hi as "5" or "2-3".
+func rangeText(lo, hi int) string {
+	if lo == hi {
+		return strconv.Itoa(lo)
+	}
+	return strconv.Itoa(lo) + "-" + strconv.Itoa(hi)
 }

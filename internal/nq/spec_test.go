@@ -77,7 +77,8 @@ func TestCheckDepth(t *testing.T) {
 		{0, 1, 28, true},
 		{5, 6, 20, true},
 		{6, 6, 20, false},
-		{3, 1, 3, true}, // nothing in 1..3 is split
+		{3, 1, 3, false}, // nothing in 1..3 is split: the depth would be ignored
+		{2, 2, 2, false},
 		{3, 1, 4, true},
 		{4, 1, 4, false},
 		{1, 8, 8, false},
@@ -86,6 +87,9 @@ func TestCheckDepth(t *testing.T) {
 		if err := CheckDepth(tt.depth, tt.lo, tt.hi); (err == nil) != tt.ok {
 			t.Errorf("CheckDepth(%d, %d, %d) = %v, want ok=%v", tt.depth, tt.lo, tt.hi, err, tt.ok)
 		}
+	}
+	if err := CheckDepth(5, 2, 3); err == nil || err.Error() != "boards up to N=3 are searched whole, so no depth applies to N=2-3; leave the flag out" {
+		t.Errorf("CheckDepth(5, 2, 3) = %v", err)
 	}
 }
 

@@ -4,11 +4,13 @@
 //
 //	N=24 symmetry: 12.5% (3259619 of 26076951 batches, 104307808 of 834462428 tasks), 2110 tasks/s, elapsed 13:43:50, left 4d 00:06:25
 //
-// the bar with a bar graph before the percentage, the status line with
-// the program's name in front. Before the task list is known they say
-// how many batches are done and how long it has run; the rate appears
-// once a batch of this run has finished, the time left once the rate
-// has been measured for a while (MinEstimate).
+// the status line with the program's name in front; the bar
+// (github.com/schollz/progressbar) draws its percentage and bar graph and
+// then these words as its description, leaving out details until the
+// line fits the terminal. Before the task list is known they say how many
+// batches are done and how long it has run (the bar is then a spinner);
+// the rate appears once a batch of this run has finished, the time left
+// once the rate has been measured for a while (MinEstimate).
 //
 // It reads a job.Status snapshot on a timer of its own, so the counting
 // itself only updates the job's counters, which it does anyway.
@@ -21,8 +23,8 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
+	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
@@ -66,7 +68,9 @@ type Options struct {
 type Reporter struct {
 	o     Options
 	mu    sync.Mutex // serialises writes to W
-	shown bool       // the bar is on the screen
+	bar   *progressbar.ProgressBar
+	shape barShape // what bar was made for
+	shown bool     // the bar is on the screen
 	start time.Time
 	quit  chan struct{}
 	done  chan struct{}
@@ -74,9 +78,6 @@ type Reporter struct {
 
 // barTick is how often the bar is redrawn.
 const barTick = 200 * time.Millisecond
-
-// barCells is the width of the bar graph.
-const barCells = 20
 
 // Start starts reporting.
 func Start(o Options) *Reporter {
@@ -128,58 +129,120 @@ func (r *Reporter) loop() {
 	}
 }
 
+// barShape is what a progressbar.ProgressBar is made for: the tasks of
+// the count (0 while they are listed: a spinner) and the cells of its
+// bar graph. A new bar is made when either changes.
+type barShape struct {
+	total int64
+	cells int
+}
+
+// The columns that schollz/progressbar adds to the description (its
+// layout with the options of newBar): with a known total
+// "\r  12% |" + cells + "|  " + description + " ", without one
+// "\r| " + " " + description + " ".
+const (
+	barOverhead     = 11 // plus the cells
+	spinnerOverhead = 4
+)
+
+// barCells is the width of the bar graph on a terminal of w columns: an
+// eighth of it, 5 to 20 cells, so that the words keep most of the line.
+func barCells(w int) int { return min(max(w/8, 5), 20) }
+
+// writerOnly hides every method of a writer but Write (progressbar syncs
+// an *os.File after each draw, which a terminal does not need).
+type writerOnly struct{ w io.Writer }
+
+func (w writerOnly) Write(p []byte) (int, error) { return w.w.Write(p) }
+
+// newBar makes the bar for shape with the words text: only the percentage, the bar graph and
+// the description, which holds the words; the library's own counts,
+// rates and times are off, so that it shows what the status lines say.
+func (r *Reporter) newBar(shape barShape, text string) *progressbar.ProgressBar {
+	max := shape.total
+	if max <= 0 {
+		max = -1 // a spinner until the tasks are known
+	}
+	return progressbar.NewOptions64(max,
+		progressbar.OptionSetWriter(writerOnly{r.o.W}),
+		progressbar.OptionSetWidth(shape.cells),
+		progressbar.OptionSetDescription(text),
+		progressbar.OptionShowDescriptionAtLineEnd(),
+		progressbar.OptionSetPredictTime(false),
+		progressbar.OptionSetElapsedTime(false),
+		// No timer of its own: it draws when drawBar asks.
+		progressbar.OptionSetSpinnerChangeInterval(0),
+	)
+}
+
 // drawBar redraws the bar once the count has run for the delay.
 func (r *Reporter) drawBar() {
 	if r.o.Now().Sub(r.start) < r.o.Delay {
 		return
 	}
+	st := r.o.Status()
+	w := r.o.Width()
+	shape := barShape{total: max(st.TotalTasks, 0), cells: barCells(w)}
 	// A line longer than the terminal would wrap, and the next redraw
 	// would start a new line instead of replacing it: leave out what
 	// matters least until it fits, and cut it if need be.
-	st := r.o.Status()
-	w := r.o.Width() - 1
+	room := w - 1 - spinnerOverhead
+	if shape.total > 0 {
+		room = w - 1 - barOverhead - shape.cells
+	}
 	var text string
 	for _, d := range barDetails {
-		if text = r.barText(st, d); utf8.RuneCountInString(text) <= w {
+		if text = r.barText(st, d); len([]rune(text)) <= room {
 			break
 		}
 	}
-	if w > 0 && utf8.RuneCountInString(text) > w {
-		text = string([]rune(text)[:w])
+	if rs := []rune(text); len(rs) > room {
+		text = string(rs[:max(room, 0)])
 	}
-	fmt.Fprint(r.o.W, "\r"+text+"\x1b[K")
+	done := min(st.DoneTasks, shape.total)
+	if r.bar == nil || shape != r.shape {
+		// A new bar starts with its words and its count, so that its
+		// first line is whole.
+		r.clearBar()
+		r.bar, r.shape = r.newBar(shape, text), shape
+		if shape.total > 0 {
+			r.bar.Set64(done)
+		}
+		r.bar.Describe(text)
+	} else {
+		// Describe draws the new words; Set64 draws again, with the
+		// new graph, when the whole percentage changed.
+		r.bar.Describe(text)
+		if shape.total > 0 {
+			r.bar.Set64(done)
+		}
+	}
 	r.shown = true
 }
 
 // detail says which parts of the words to write.
 type detail struct {
-	graph   bool // the bar graph (the bar only)
 	tasks   bool // the tasks, the share of earlier runs, each device's batches
 	rate    bool
 	elapsed bool
 }
 
 // all is every detail: the status lines and a wide terminal's bar.
-var all = detail{graph: true, tasks: true, rate: true, elapsed: true}
+var all = detail{tasks: true, rate: true, elapsed: true}
 
-// barDetails are the bar's lines from the longest to the shortest: the
-// first that fits the terminal is drawn.
+// barDetails are the details of the bar's words from the most to the
+// fewest: the first that fits the terminal is drawn.
 var barDetails = []detail{
 	all,
-	{graph: true, rate: true, elapsed: true},
 	{rate: true, elapsed: true},
 	{elapsed: true},
 	{},
 }
 
-// barText is the bar's line: the label, the bar graph and the words.
+// barText is the bar's description: the label and the words.
 func (r *Reporter) barText(s job.Status, d detail) string {
-	if s.TotalTasks <= 0 || !d.graph {
-		return r.o.Label + ": " + words(s, d)
-	}
-	full := int(int64(barCells) * s.DoneTasks / s.TotalTasks)
-	full = min(max(full, 0), barCells)
-	return r.o.Label + ": |" + strings.Repeat("█", full) + strings.Repeat(" ", barCells-full) + "| " + words(s, d)
+	return r.o.Label + ": " + words(s, d)
 }
 
 // line formats a status line.
@@ -260,7 +323,7 @@ func clock(d time.Duration) string {
 // clearBar removes the bar from the screen.
 func (r *Reporter) clearBar() {
 	if r.shown {
-		fmt.Fprint(r.o.W, "\r\x1b[K")
+		r.bar.Clear()
 		r.shown = false
 	}
 }

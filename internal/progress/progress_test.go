@@ -2,6 +2,7 @@ package progress
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -66,9 +67,6 @@ func TestWords(t *testing.T) {
 			}
 		}
 	}
-	if got := r.barText(job.Status{DoneTasks: 50, TotalTasks: 100, TotalBatches: 1}, all); !strings.HasPrefix(got, "N=24 symmetry: |██████████          | 50.0%") {
-		t.Errorf("bar graph %q", got)
-	}
 	if got := clock(49*time.Hour + 61*time.Second); got != "2d 01:01:01" {
 		t.Errorf("clock %q", got)
 	}
@@ -102,35 +100,84 @@ func TestLinesEveryInterval(t *testing.T) {
 	}
 }
 
+// draws splits the bar's output into the lines drawn (from one carriage
+// return to the next), each without the blanks that pad it.
+func draws(s string) []string {
+	var out []string
+	for _, d := range strings.Split(s, "\r") {
+		if d = strings.TrimRight(d, " "); d != "" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// The bar (schollz/progressbar) shows its percentage and bar graph and
+// then the words of the status line, fewer of them on a narrow terminal;
+// no line is wider than the terminal; a spinner stands in for the graph
+// while the tasks are listed; warnings move it out of the way; Stop
+// clears it.
 func TestBar(t *testing.T) {
 	var out syncBuffer
 	var mu sync.Mutex
-	var tasks int64
+	var tasks int64 = -100 // the first snapshot: the tasks are not known yet
 	status := func() job.Status {
 		mu.Lock()
 		defer mu.Unlock()
+		if tasks < 0 {
+			tasks = 0
+			return job.Status{DoneBatches: 0, Elapsed: time.Second}
+		}
 		tasks += 100
 		if tasks > 1000 {
 			tasks = 1000
 		}
 		return job.Status{DoneBatches: int(tasks / 100), TotalBatches: 10, DoneTasks: tasks, TotalTasks: 1000, Elapsed: time.Second}
 	}
-	r := Start(Options{W: &out, Label: "N=17 symmetry", Bar: true, Delay: time.Millisecond, Status: status, Width: func() int { return 80 }})
-	time.Sleep(3 * barTick)
+	width := 80
+	r := Start(Options{W: &out, Label: "N=17 symmetry", Bar: true, Delay: time.Millisecond, Status: status,
+		Width: func() int { mu.Lock(); defer mu.Unlock(); return width }})
+	time.Sleep(3*barTick + barTick/2)
 	r.Warn("p: a warning")
+	mu.Lock()
+	width = 200
+	mu.Unlock()
 	time.Sleep(2 * barTick)
 	r.Stop()
 	s := out.String()
-	if !strings.Contains(s, "\rN=17 symmetry: 10.0% (1 of 10 batches), 100 tasks/s, elapsed 00:00:01\x1b[K") || !strings.Contains(s, "\r\x1b[Kp: a warning\n") {
-		t.Errorf("bar output %q", s)
+	d := draws(s)
+	want := []string{
+		// the spinner, before the tasks are known
+		"|  N=17 symmetry: listing the tasks, 0 batches done, elapsed 00:00:01",
+		// 80 columns: a graph of 10 cells and the words that fit
+		"  10% |█         |  N=17 symmetry: 10.0% (1 of 10 batches), elapsed 00:00:01",
 	}
-	for _, draw := range strings.Split(s, "\r") {
-		if n := len([]rune(strings.TrimSuffix(draw, "\x1b[K"))); n > 79 {
-			t.Errorf("a line of %d columns on a terminal of 80: %q", n, draw)
+	for _, w := range want {
+		if !containsLine(d, w) {
+			t.Errorf("no line %q in\n%q", w, d)
 		}
 	}
-	if !strings.HasSuffix(s, "\r\x1b[K") {
-		t.Errorf("the bar was not cleared: %q", s[max(0, len(s)-40):])
+	// 200 columns: a graph of 20 cells and every word
+	wide := regexp.MustCompile(`^ +\d+% \|█+ *\|  N=17 symmetry: \d+\.0% \(\d+ of 10 batches, \d+ of 1000 tasks\), \d+ tasks/s, elapsed 00:00:01$`)
+	found := false
+	for _, l := range d {
+		if wide.MatchString(l) && strings.Count(l, "█")+strings.Count(l, " ") >= 20 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no wide line in %q", d)
+	}
+	if !strings.Contains(s, "p: a warning\n") {
+		t.Errorf("no warning in %q", s)
+	}
+	for _, l := range strings.Split(strings.ReplaceAll(s, "\n", "\r"), "\r") {
+		if n := len([]rune(l)); n > 199 || n > 79 && strings.Contains(l, "(1 of 10 batches)") {
+			t.Errorf("a line of %d columns: %q", n, l)
+		}
+	}
+	if !strings.HasSuffix(s, "\r") || strings.TrimSpace(s[strings.LastIndex(s[:len(s)-1], "\r"):]) != "" {
+		t.Errorf("the bar was not cleared: %q", s[max(0, len(s)-60):])
 	}
 
 	// A count shorter than the delay draws nothing.
@@ -141,4 +188,13 @@ func TestBar(t *testing.T) {
 	if quiet.String() != "" {
 		t.Errorf("short count drew %q", quiet.String())
 	}
+}
+
+func containsLine(lines []string, want string) bool {
+	for _, l := range lines {
+		if l == want {
+			return true
+		}
+	}
+	return false
 }
