@@ -52,9 +52,9 @@ func workers(k int) int {
 func Solve(ctx context.Context, n int, algo nq.Algo, opt Options) (nq.Counts, error) {
 	spec := nq.Spec{N: n, Algo: algo, Depth: opt.Depth, Batch: opt.Batch}
 	b := New(opt.Workers)
-	return job.Count(ctx, spec, job.Worker{Name: b.Name(), Run: func(ctx context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
+	return job.Count(ctx, job.Config{Spec: spec, Workers: []job.Worker{{Name: b.Name(), Run: func(ctx context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
 		return b.Count(ctx, spec.Normalize(), sel, done)
-	}})
+	}}}})
 }
 
 // SolvePartial searches the task batches of n and algo that opt selects
@@ -133,6 +133,12 @@ func count(ctx context.Context, spec nq.Spec, w int, sel func(int) bool, done fu
 		return runPool(ctx, w, sel, done, boardsOf(tasks.Half), mirrorBoards)
 	case nq.Symmetry:
 		return runPool(ctx, w, sel, done, boardsOf(tasks.Symmetry), symmetryBoards)
+	case nq.Eightfold:
+		return runPool(ctx, w, sel, done, func(send func(*tasks.Eightfold) error) error {
+			return tasks.EnumerateEightfold(n, depth, batch, func(e *tasks.Eightfold) error {
+				return send(cloneEightfold(e))
+			})
+		}, eightfoldBatch)
 	default: // nq.CarryChain
 		return runPool(ctx, w, sel, done, func(send func(*tasks.Frames) error) error {
 			return tasks.EnumerateFrames(n, batch, func(f *tasks.Frames) error {

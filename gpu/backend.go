@@ -53,7 +53,7 @@ func (b *Backend) TakeNodes() uint64 { return b.nodes.Swap(0) }
 // as deep as this GPU needs (nq.Spec with its SM count).
 func (b *Backend) Solve(ctx context.Context, n int, algo nq.Algo) (nq.Counts, error) {
 	spec := nq.Spec{N: n, Algo: algo, SMs: []int{b.info.SMs}}.Normalize()
-	return job.Count(ctx, spec, job.Worker{Name: b.Name(), Run: func(ctx context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
+	return job.Count(ctx, job.Config{Spec: spec, Workers: []job.Worker{{Name: b.Name(), Run: func(ctx context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
 		return b.Count(ctx, spec, sel, done)
-	}})
+	}}}})
 }

@@ -71,6 +71,11 @@ func (b *Backend) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Opt
 	tune := launchTuning{kernel: kernel, threads: opt.Threads, target: opt.LaunchTime, nodes: opt.Nodes != nil}
 	if tune.threads == 0 {
 		tune.threads = DefaultThreads
+		// Without a block size asked for, blocks of stacks in shared
+		// memory shrink to fit (the eightfold stacks of N=28).
+		for kernel.sharedBytes != nil && tune.threads > 32 && kernel.sharedBytes(n, depth, tune.threads) > MaxSharedStack {
+			tune.threads -= 32
+		}
 	}
 	if kernel.sharedBytes != nil {
 		tune.sharedBytes = kernel.sharedBytes(n, depth, tune.threads)
@@ -88,9 +93,13 @@ func (b *Backend) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Opt
 
 	words := depth // row words per task
 	perTask := 4 * (depth + 3)
-	if kernel.layout == frameLayout {
+	switch kernel.layout {
+	case frameLayout:
 		words = n
 		perTask = 4*n + 2
+	case eightfoldLayout:
+		words = 0
+		perTask = 8 + 8 + 4 + 4 // left, right, down, meta
 	}
 	capTasks := slotBytes / perTask
 
@@ -237,6 +246,12 @@ func (s *slot) launch(kernel kernelFunc, tune launchTuning, resident, n, depth i
 		off = (off + 15) &^ 15
 		return devPtr(s.dev) + devPtr(at)
 	}
+	put64 := func(src []uint64) devPtr {
+		at := off
+		off += copy(unsafe.Slice((*uint64)(unsafe.Pointer(&host[at])), len(src)), src) * 8
+		off = (off + 15) &^ 15
+		return devPtr(s.dev) + devPtr(at)
+	}
 	put8 := func(src []uint8) devPtr {
 		at := off
 		off += copy(host[at:], src)
@@ -257,6 +272,12 @@ func (s *slot) launch(kernel kernelFunc, tune launchTuning, resident, n, depth i
 		a.left = put32(g.left)
 		a.down = put32(g.down)
 		a.right = put32(g.right)
+	case eightfoldLayout:
+		a.left = put64(g.left64)
+		a.right = put64(g.right64)
+		a.down = put32(g.down)
+		a.meta = put32(g.meta)
+		a.frames = int32(efFrames(n, depth))
 	}
 	cu.MemcpyHtoDAsync(s.dev, s.host, int64(off), s.stream)
 	shape := launchShape{blocks: (g.count + threads - 1) / threads, threads: threads, sharedBytes: tune.sharedBytes}

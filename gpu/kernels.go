@@ -69,6 +69,10 @@ const (
 	// frameLayout is tasks.Frames: rows (n words per task), weight,
 	// sym180; n, count, out.
 	frameLayout
+	// eightfoldLayout is tasks.Eightfold: left and right (64-bit words),
+	// down, meta; count, frames, out (and next for a fetching kernel).
+	// Its kernels add Total alone, to out[2] (the orbit-8 slot).
+	eightfoldLayout
 )
 
 // kernelSpec is one line of the registry.
@@ -88,6 +92,9 @@ type kernelSpec struct {
 	sharedBytes func(n, depth, threads int) int
 	// launch is the wrapper's adapter (launch_NAME.go).
 	launch func(l launcher, f kernelFunc, shape launchShape, a *groupArgs)
+	// preferred marks the kernel that runs when no variant is asked for;
+	// without one, the algorithm's first (Static) line runs.
+	preferred bool
 }
 
 // kernelTable is the registry: one line per kernel (its _nodes twin
@@ -97,14 +104,27 @@ var kernelTable = []kernelSpec{
 	{algo: nq.Symmetry, variant: Dynamic, name: "nq_symmetry_boards_dyn", layout: boardLayout, fetch: true, launch: symmetryBoardsDynLaunch},
 	{algo: nq.Symmetry, variant: SharedStacks, name: "nq_symmetry_boards_smem", layout: boardLayout, fetch: true, sharedBytes: symStackBytes, launch: symmetryBoardsSmemLaunch},
 	{algo: nq.CarryChain, variant: Static, name: "nq_carry_frames", layout: frameLayout, launch: carryFramesLaunch},
+	{algo: nq.Eightfold, variant: Static, name: "nq_eightfold_static", layout: eightfoldLayout, sharedBytes: efStackBytes, launch: eightfoldStaticLaunch},
+	{algo: nq.Eightfold, variant: Dynamic, name: "nq_eightfold", layout: eightfoldLayout, fetch: true, sharedBytes: efStackBytes, launch: eightfoldLaunch, preferred: true},
 }
+
+// efFrames is the stack frames per thread of the eightfold kernels for
+// tasks of n with split rows filled below the border: the largest levels-1
+// of any task, n-3-split (a corner border leaves one row more than the
+// others), at least 1 (kernels/eightfold.cu).
+func efFrames(n, split int) int { return max(1, n-3-split) }
+
+// efStackBytes is the dynamic shared memory of the eightfold kernels: 20
+// bytes per frame and thread (a 16-byte frame and a table word).
+func efStackBytes(n, split, threads int) int { return 20 * efFrames(n, split) * threads }
 
 // symStackBytes is the shared memory of nq_symmetry_boards_smem: the
 // stacks of a block's threads, SymWords 32-bit words each.
 func symStackBytes(n, depth, threads int) int { return 4 * SymWords(n, depth) * threads }
 
 // variant is the kernel variant the options ask for: Variant when set,
-// else SharedStacks, Dynamic or Static from the shortcuts.
+// else SharedStacks or Dynamic from the shortcuts, else "" for the
+// algorithm's preferred kernel.
 func (o Options) variant() (v Variant, explicit bool) {
 	switch {
 	case o.Variant != "":
@@ -114,15 +134,26 @@ func (o Options) variant() (v Variant, explicit bool) {
 	case o.Dynamic:
 		return Dynamic, false
 	}
-	return Static, false
+	return "", false
 }
 
-// lookupKernel returns the kernel of algo in variant v. When the algorithm
-// has no such variant, an explicit request (Variant) is an error,
-// and the Dynamic and SharedStack shortcuts fall back to the algorithm's
-// Static kernel (the carry chain has only that one).
+// lookupKernel returns the kernel of algo in variant v ("" for its
+// preferred kernel). When the algorithm has no such variant, an explicit
+// request (Variant) is an error, and the Dynamic and SharedStack shortcuts
+// fall back to the algorithm's preferred kernel, or its Static one (the
+// carry chain has only that one).
 func lookupKernel(algo nq.Algo, v Variant, explicit bool) (*kernelSpec, error) {
 	var first *kernelSpec
+	for i := range kernelTable {
+		if k := &kernelTable[i]; k.algo == algo && k.preferred && (v == "" || !explicit) {
+			if v == "" || !slices.Contains(Variants(algo), v) {
+				return k, nil
+			}
+		}
+	}
+	if v == "" {
+		v = Static
+	}
 	var have []string
 	for i := range kernelTable {
 		k := &kernelTable[i]

@@ -100,8 +100,8 @@ func TestRegistryMatchesPTX(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Distinct values, each with bits in both halves where 64-bit.
-	g := groupArgs{n: 11, depth: 7, count: 1234567,
-		rows: 0x1111_0000_0101, left: 0x2222_0000_0202, down: 0x3333_0000_0303, right: 0x4444_0000_0404,
+	g := groupArgs{n: 11, depth: 7, count: 1234567, frames: 13,
+		rows: 0x1111_0000_0101, left: 0x2222_0000_0202, down: 0x3333_0000_0303, right: 0x4444_0000_0404, meta: 0x9999_0000_0909,
 		weight: 0x5555_0000_0505, sym180: 0x6666_0000_0606, out: 0x7777_0000_0707, next: 0x8888_0000_0808}
 	gv := reflect.ValueOf(g)
 	var named []string
@@ -177,7 +177,12 @@ func TestLookupKernel(t *testing.T) {
 		{nq.CarryChain, Options{Dynamic: true}, "nq_carry_frames", ""},
 		{nq.CarryChain, Options{SharedStack: true}, "nq_carry_frames", ""},
 		{nq.CarryChain, Options{Variant: Dynamic}, "", "carrychain has no dynamic GPU kernel (variants: static)"},
-		{nq.Bitmap, Options{}, "", "bitmap has no GPU kernel (GPU kernels: symmetry, carrychain)"},
+		{nq.Eightfold, Options{}, "nq_eightfold", ""},
+		{nq.Eightfold, Options{Dynamic: true}, "nq_eightfold", ""},
+		{nq.Eightfold, Options{SharedStack: true}, "nq_eightfold", ""},
+		{nq.Eightfold, Options{Variant: Static}, "nq_eightfold_static", ""},
+		{nq.Eightfold, Options{Variant: SharedStacks}, "", "eightfold has no smem GPU kernel (variants: static, dynamic)"},
+		{nq.Bitmap, Options{}, "", "bitmap has no GPU kernel (GPU kernels: symmetry, carrychain, eightfold)"},
 		{nq.Symmetry, Options{Variant: "nope"}, "", "symmetry has no nope GPU kernel (variants: static, dynamic, smem)"},
 	}
 	for _, tt := range tests {
@@ -193,13 +198,13 @@ func TestLookupKernel(t *testing.T) {
 }
 
 func TestAlgosFollowTable(t *testing.T) {
-	if got, want := Algos(), []nq.Algo{nq.Symmetry, nq.CarryChain}; !slices.Equal(got, want) {
+	if got, want := Algos(), []nq.Algo{nq.Symmetry, nq.CarryChain, nq.Eightfold}; !slices.Equal(got, want) {
 		t.Errorf("Algos() = %v, want %v", got, want)
 	}
 	for _, tt := range []struct {
 		algo nq.Algo
 		want bool
-	}{{nq.Symmetry, true}, {nq.CarryChain, true}, {nq.Bitmap, false}, {nq.Backtrack, false}, {nq.Mirror, false}} {
+	}{{nq.Symmetry, true}, {nq.CarryChain, true}, {nq.Eightfold, true}, {nq.Bitmap, false}, {nq.Backtrack, false}, {nq.Mirror, false}} {
 		if got := Supports(tt.algo); got != tt.want {
 			t.Errorf("Supports(%s) = %v, want %v", tt.algo, got, tt.want)
 		}

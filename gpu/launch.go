@@ -7,7 +7,7 @@ import "unsafe"
 // parameter in the kernel's order and of the parameter's C size, plus
 // argptr, the pointers to those fields that cuLaunchKernel takes, set up
 // once; a mutex; and a typed function that fills the fields and queues the
-// launch. They are written by hand: four kernels with three parameter
+// launch. They are written by hand: six kernels with five parameter
 // lists do not pay for a generator that would have to parse C
 // declarations, and TestRegistryMatchesPTX checks each block against the
 // committed PTX in every build, which is what a generator would guarantee.
@@ -44,10 +44,12 @@ type launcher interface {
 // those of its layout.
 type groupArgs struct {
 	n, depth, count int32
+	frames          int32  // eightfold: stack frames per thread
 	rows            devPtr // boards: count*depth words; frames: count*n words
-	left            devPtr // boards: count words each
+	left            devPtr // boards: count words each; eightfold: count 64-bit words
 	down            devPtr
 	right           devPtr
+	meta            devPtr // eightfold: count words
 	weight          devPtr // frames: count bytes each
 	sym180          devPtr
 	out             devPtr // 3 counters (4 for a _nodes twin)

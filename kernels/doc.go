@@ -10,16 +10,23 @@
 //     compiler build: nq_symmetry_board completes one symmetry-elimination
 //     partial board (tasks.Boards of kind Symmetry), nq_carry_frame one
 //     carry-chain frame (tasks.Frames).
-//   - boards.cu (kernels nq_symmetry_boards and nq_symmetry_boards_dyn)
-//     and frames.cu (kernel nq_carry_frames) run that search over a batch,
-//     one task per thread at a time (the _dyn kernel: threads take tasks
-//     from a shared counter until none is left), and add 64-bit counters to
-//     a 3-word output with one atomicAdd per block per counter
+//   - nqtotal.h is the eightfold search (Total only) in the same C: a task
+//     is a canonical border pre-placement (tasks.Eightfold), searched by a
+//     start/step API (nq_ef_start, nq_ef_step: one predicated iteration
+//     per node, its stack addressed by strides so that it can live in
+//     shared memory) or to the end by nq_eightfold_task.
+//   - boards.cu (kernels nq_symmetry_boards and nq_symmetry_boards_dyn),
+//     frames.cu (kernel nq_carry_frames) and eightfold.cu (kernels
+//     nq_eightfold, dynamic, and nq_eightfold_static; stacks in shared
+//     memory, one output counter) run those searches over a batch,
+//     one task per thread at a time (the dynamic kernels: threads take
+//     tasks from a shared counter until none is left), and add 64-bit
+//     counters to their output with one atomicAdd per block per counter
 //     (nqreduce.cuh). Each file's header gives the kernel's exact
 //     parameters, memory layout and launch shape.
-//   - host (package kernels/host) runs nqsearch.h on the CPU through cgo,
-//     so that tests check the very C code the GPU runs against the Go
-//     solvers without a GPU.
+//   - host (package kernels/host) runs nqsearch.h and nqtotal.h on the CPU
+//     through cgo, so that tests check the very C code the GPU runs
+//     against the Go solvers without a GPU.
 //
 // The .cu files are compiled to PTX by `make ptx` (nvcc -ptx
 // -arch=compute_70) into ptx/: NAME.ptx, and NAME_nodes.ptx built with

@@ -85,4 +85,25 @@ static __device__ __forceinline__ void nq_block_add_counts(const nq_counts *k, u
 	}
 }
 
+/*
+ * nq_block_add1 sums one per-thread counter over the block and adds the
+ * sum to *out with one atomicAdd (none for a zero sum). The rules of
+ * nq_block_add3 apply: every thread of the block calls it, once; blockDim.x
+ * a multiple of 32, at most 1024.
+ */
+static __device__ __forceinline__ void nq_block_add1(unsigned long long v, unsigned long long *out)
+{
+	__shared__ unsigned long long part1[32];
+	const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+	v = nq_warp_sum(v);
+	if (lane == 0)
+		part1[warp] = v;
+	__syncthreads();
+	if (warp != 0)
+		return;
+	v = nq_warp_sum(lane < (blockDim.x >> 5) ? part1[lane] : 0);
+	if (lane == 0 && v)
+		atomicAdd(out, v);
+}
+
 #endif /* NQREDUCE_CUH */

@@ -6,12 +6,13 @@ import (
 )
 
 // Sources holds the kernels' C and CUDA sources: every *.h, *.cuh and *.cu
-// file of this folder (nqsearch.h, nqreduce.cuh, boards.cu, frames.cu, ...).
+// file of this folder (nqsearch.h, nqtotal.h, nqreduce.cuh, boards.cu,
+// frames.cu, eightfold.cu, ...).
 //
 // Embedding them also makes this package's build depend on their content.
 // The Go build cache does not track headers that a cgo package includes
 // from outside its own directory, so kernels/host imports this package to
-// be rebuilt whenever nqsearch.h changes.
+// be rebuilt whenever nqsearch.h or nqtotal.h changes.
 //
 //go:embed *.h *.cuh *.cu
 var Sources embed.FS

@@ -281,7 +281,7 @@ func TestHelpDocumentsEveryFlag(t *testing.T) {
 		"nqueens-gpu -n 8 -print -unique", "nqueens-gpu -n 1-12 -json",
 		"row 0 at the top and column 0 at the left", "hh:mm:ss.mmm",
 		"backtrack, bitmap, mirror, symmetry, carrychain", "(default 100)",
-		"between 1 and 28", "(only for N <= 12)", "symmetry on the CPU",
+		"between 1 and 28", "(only for N <= 12)", "eightfold on the CPU",
 		"nqueens-gpu merge [-json] [-v] FILE...", "143 by SIGTERM", "(default 1m0s)", "(default 30s)",
 		"resume", "all,cpu",
 	} {

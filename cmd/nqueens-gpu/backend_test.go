@@ -43,7 +43,7 @@ func TestDeviceCPU(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
 	spec := func(n int) nq.Spec {
-		return nq.Spec{N: n, Algo: nq.DefaultAlgo(false), Depth: tasks.DefaultDepth(n), Batch: nq.DefaultBatch(n)}
+		return nq.Spec{N: n, Algo: nq.DefaultAlgo(false), Depth: tasks.DefaultSplit(n), Batch: nq.DefaultBatch(n)}
 	}
 	want := []cpuCall{{spec(6), 5}, {spec(7), 5}}
 	same := func(a, b cpuCall) bool {
@@ -95,7 +95,7 @@ func TestFallback(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := runFake(tt.env, append([]string{"-n", "4-5", "-json"}, tt.args...)...)
+			r := runFake(tt.env, append([]string{"-n", "5-6", "-json"}, tt.args...)...)
 			if r.code != 0 {
 				t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 			}
@@ -106,7 +106,7 @@ func TestFallback(t *testing.T) {
 				t.Errorf("%d CPU and %d GPU calls, want 2 and 0", len(tt.env.cpuCalls), len(tt.env.gpuCalls))
 			}
 			recs := decodeJSON(t, r.stdout)
-			if len(recs) != 2 || recs[0].Backend != "cpu" || recs[0].Device != "cpu" || recs[1].Total != 10 {
+			if len(recs) != 2 || recs[0].Backend != "cpu" || recs[0].Device != "cpu" || recs[0].Total != 10 {
 				t.Errorf("records %+v", recs)
 			}
 		})
@@ -166,7 +166,7 @@ func TestDeviceUsageErrors(t *testing.T) {
 		msg  string
 	}{
 		{"CPU-only algo on a GPU", twoGPUs(), []string{"-device", "0", "-algo", "bitmap"},
-			"-algo bitmap has no GPU kernel; use -algo symmetry or -algo carrychain, or -device cpu"},
+			"-algo bitmap has no GPU kernel; use -algo symmetry or -algo carrychain or -algo eightfold, or -device cpu"},
 		{"CPU-only algo on all", twoGPUs(), []string{"-device", "all", "-algo", "backtrack"},
 			"-algo backtrack has no GPU kernel"},
 	}
@@ -233,12 +233,13 @@ func TestSeveralDevices(t *testing.T) {
 			if fmt.Sprint(env.opened) != fmt.Sprint(tt.opened) || env.closed != len(tt.opened) {
 				t.Errorf("opened %v and closed %d, want %v", env.opened, env.closed, tt.opened)
 			}
-			// Every device goes through every count; one of them
-			// gets the fake job's only batch.
-			if len(env.gpuCalls) != 5*len(tt.opened) {
-				t.Errorf("%d GPU calls, want %d", len(env.gpuCalls), 5*len(tt.opened))
+			// Every device goes through every count that is split into
+			// tasks (N=5..8: the job counts N=4 whole); one of them
+			// gets the fake job's only task batch.
+			if len(env.gpuCalls) != 4*len(tt.opened) {
+				t.Errorf("%d GPU calls, want %d", len(env.gpuCalls), 4*len(tt.opened))
 			}
-			if tt.cpuWorkers == 0 && len(env.cpuCalls) != 0 || tt.cpuWorkers > 0 && len(env.cpuCalls) != 5 {
+			if tt.cpuWorkers == 0 && len(env.cpuCalls) != 0 || tt.cpuWorkers > 0 && len(env.cpuCalls) != 4 {
 				t.Errorf("%d CPU calls", len(env.cpuCalls))
 			}
 			for _, c := range env.cpuCalls {
@@ -337,13 +338,19 @@ func TestDepthOnDevices(t *testing.T) {
 		gpuDepth int // the depth every GPU call gets; -1: no GPU call
 		cpuDepth int // the depth every CPU call gets; -1: no CPU call
 	}{
-		{twoGPUs(), []string{"-device", "cpu"}, -1, 6},
-		{twoGPUs(), []string{"-device", "0"}, 8, -1},
-		{twoGPUs(), []string{"-device", "all,cpu"}, 8, 8},
-		{twoGPUs(), []string{"-device", "0", "-depth", "5"}, 5, -1},
+		{twoGPUs(), []string{"-device", "cpu", "-algo", "symmetry"}, -1, 6},
+		{twoGPUs(), []string{"-device", "0", "-algo", "symmetry"}, 8, -1},
+		{twoGPUs(), []string{"-device", "all,cpu", "-algo", "symmetry"}, 8, 8},
+		{twoGPUs(), []string{"-device", "0", "-depth", "5", "-algo", "symmetry"}, 5, -1},
 		{twoGPUs(), []string{"-device", "0", "-algo", "carrychain"}, 0, -1}, // frames have no depth
-		{noCUDA(), []string{"-device", "0"}, -1, 6},
-		{&fakeEnv{devices: twoGPUs().devices, openFails: map[int]error{0: errors.New("busy"), 1: errors.New("busy")}}, []string{"-device", "all"}, -1, 6},
+		{noCUDA(), []string{"-device", "0", "-algo", "symmetry"}, -1, 6},
+		{&fakeEnv{devices: twoGPUs().devices, openFails: map[int]error{0: errors.New("busy"), 1: errors.New("busy")}}, []string{"-device", "all", "-algo", "symmetry"}, -1, 6},
+		// Eightfold's depth is its split: 3 by default at N=16, 4 for
+		// one H100 (tasks.SplitFor), 5 for the H100 and the A100.
+		{twoGPUs(), []string{"-device", "cpu"}, -1, 3},
+		{twoGPUs(), []string{"-device", "0"}, 4, -1},
+		{twoGPUs(), []string{"-device", "all,cpu"}, 5, 5},
+		{noCUDA(), []string{"-device", "0"}, -1, 3},
 	}
 	for _, tt := range tests {
 		r := runFake(tt.env, append([]string{"-n", "16", "-json", "-workers", "2"}, tt.args...)...)
@@ -379,7 +386,7 @@ func TestCheckpointDepthOnOtherDevices(t *testing.T) {
 	h.plan = nil
 	runArgs := func(args ...string) result {
 		var out, errOut strings.Builder
-		args = append([]string{"-n", "12", "-json", "-quiet", "-workers", "1", "-checkpoint", path}, args...)
+		args = append([]string{"-n", "12", "-json", "-quiet", "-workers", "1", "-algo", "symmetry", "-checkpoint", path}, args...)
 		code := runWith(context.Background(), args, &out, &errOut, h)
 		return result{code, out.String(), errOut.String()}
 	}

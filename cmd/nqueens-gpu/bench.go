@@ -13,6 +13,7 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
 )
@@ -220,7 +221,7 @@ func measureAll(ctx context.Context, cfg benchConfig, h hooks, doc *report.Docum
 			for n := cfg.lo; n <= cfg.hi; n++ {
 				spec := devs.Spec(n, algo, cfg.depth)
 				r, err := report.Measure(ctx, n, cfg.warmup, cfg.runs, func(ctx context.Context) (nq.Counts, error) {
-					return devs.Count(ctx, spec)
+					return job.Count(ctx, devs.Job(spec, h.jobConfig()))
 				}, h.since)
 				if err != nil {
 					devs.Close()

@@ -112,7 +112,9 @@ func (f *solverFake) hooks() hooks {
 				GPUAlgos: gpu.Algos(),
 			}
 		},
-		since: func(time.Time) time.Duration { return el },
+		since:     func(time.Time) time.Duration { return el },
+		plan:      fakePlan,
+		symmetric: fakeSymmetric,
 	}
 }
 
@@ -137,7 +139,7 @@ func (b *solverBackend) Count(ctx context.Context, spec nq.Spec, sel func(int) b
 	if err != nil {
 		return err
 	}
-	done([]int{0}, nq.PartialOf(spec.Algo, c))
+	done([]int{0}, workerPartial(spec.Algo, c))
 	return nil
 }
 
@@ -246,7 +248,7 @@ func TestBenchCPUJSON(t *testing.T) {
 		t.Fatalf("runs %d warmup %d series %d", d.Runs, d.Warmup, len(d.Series))
 	}
 	s := d.Series[0]
-	if s.Label != "cpu symmetry" || s.Backend != "cpu" || s.Algo != string(nq.DefaultAlgo(false)) || s.Workers != 3 || s.Fallback != "" {
+	if s.Label != "cpu "+string(nq.DefaultAlgo(false)) || s.Backend != "cpu" || s.Algo != string(nq.DefaultAlgo(false)) || s.Workers != 3 || s.Fallback != "" {
 		t.Errorf("series %+v", s)
 	}
 	if len(s.Results) != 3 {
@@ -278,7 +280,7 @@ func TestBenchText(t *testing.T) {
 	}
 	for _, want := range []string{
 		"environment\n", "CPU ", "Go ", "commit ", "GPU      none",
-		"cpu symmetry: backend cpu, device cpu, 4 workers; start-up 2ms",
+		"cpu eightfold: backend cpu, device cpu, 4 workers; start-up 2ms",
 		"95% CI of mean", "nodes/s",
 		"\n  6                    4    2        2ms              2ms .. 2ms        2ms         0s        2ms        2ms      n/a\n",
 		"\n  7                   40    2",
@@ -408,9 +410,9 @@ func TestBenchBaseline(t *testing.T) {
 	for _, want := range []string{
 		"compared with " + base,
 		"Welch's t-test",
-		"cpu symmetry        5ms       10ms       -5ms   0.500",
+		"cpu eightfold        5ms       10ms       -5ms   0.500",
 		"faster, significant at 5% (p<0.0001), large effect",
-		`note: series "cpu symmetry" N=10: not in the baseline`,
+		`note: series "cpu eightfold" N=10: not in the baseline`,
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, r.stdout)
@@ -455,12 +457,12 @@ func TestBenchPlotAndFrom(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 	s, _ := os.ReadFile(svg)
-	if !strings.Contains(string(s), "a.json: cpu symmetry") || !strings.Contains(string(s), "b.json: gpu0 symmetry") || !strings.Contains(string(s), "<path") {
+	if !strings.Contains(string(s), "a.json: cpu eightfold") || !strings.Contains(string(s), "b.json: gpu0 eightfold") || !strings.Contains(string(s), "<path") {
 		t.Errorf("the SVG lacks a series or paths")
 	}
 
 	r = runBenchFake(&solverFake{}, "-from", a+","+b)
-	if r.code != 0 || !strings.Contains(r.stdout, "a.json: recorded") || !strings.Contains(r.stdout, "gpu0 symmetry: backend gpu, device 0 (Fake H100)") {
+	if r.code != 0 || !strings.Contains(r.stdout, "a.json: recorded") || !strings.Contains(r.stdout, "gpu0 eightfold: backend gpu, device 0 (Fake H100)") {
 		t.Errorf("-from: exit %d, stdout %q", r.code, r.stdout)
 	}
 }

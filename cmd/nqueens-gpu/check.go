@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
 )
@@ -94,7 +95,7 @@ func runCheckWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 					return exitInterrupted
 				}
 				start := time.Now()
-				cnt, err := c.devs.Count(ctx, c.devs.Spec(n, nq.Algo(c.Algo), cfg.depth))
+				cnt, err := job.Count(ctx, c.devs.Job(c.devs.Spec(n, nq.Algo(c.Algo), cfg.depth), h.jobConfig()))
 				cell.Seconds = h.since(start).Seconds()
 				cell.Ran = true
 				if err != nil {
@@ -182,8 +183,10 @@ func openCheckColumns(cfg checkConfig, h hooks, stderr io.Writer) (cols []checkC
 		algos := cfg.algos
 		if algos == nil {
 			// The fastest algorithm and an independent second one: they
-			// share no task enumeration and no search code.
-			algos = []nq.Algo{nq.Symmetry, nq.CarryChain}
+			// share no task enumeration and no search code, and one finds
+			// the classes by Burnside's lemma, the other solution by
+			// solution.
+			algos = []nq.Algo{nq.Eightfold, nq.Symmetry}
 		}
 		if err := add(set, algos, 0); err != nil {
 			closeAll()

@@ -135,6 +135,7 @@ func countOne(ctx context.Context, cfg config, devs *device.Devices, h hooks, ar
 			Version:            programVersion(),
 			Warn:               warn,
 			StopWait:           h.stopWait,
+			Symmetric:          h.symmetric,
 		})
 		ready <- made{j, err}
 	}()

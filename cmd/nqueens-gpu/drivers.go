@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 	"runtime"
 	"time"
@@ -26,6 +27,10 @@ type hooks struct {
 	// stopWait is how long a stopped count waits for the batches in
 	// hand (job.Config.StopWait); 0 means job.DefaultStopWait.
 	stopWait time.Duration
+	// symmetric counts the solutions fixed by the quarter and the half
+	// turn, an eightfold count's host batch; nil means the real one
+	// (package burnside).
+	symmetric func(ctx context.Context, n int) (s90, s180 uint64, err error)
 }
 
 // realDrivers are the cpu and gpu packages.
@@ -71,4 +76,10 @@ func (h hooks) withDefaults() hooks {
 		h.since = d.since
 	}
 	return h
+}
+
+// jobConfig is what the hooks set in the job of a count: its plan and its
+// host batch of symmetric solutions.
+func (h hooks) jobConfig() job.Config {
+	return job.Config{Plan: h.plan, Symmetric: h.symmetric}
 }

@@ -151,12 +151,13 @@ func TestMergeRefuses(t *testing.T) {
 			return resealLine(t, l, func(r *job.ShardResult) { r.N = 99 })
 		}), want: "in.jsonl:1 claims N=99: N=99 is out of range"},
 		{name: "an N that does not match its fingerprint", lines: []string{resealLine(t, one[0], func(r *job.ShardResult) { r.N = 13 })},
-			want: "in.jsonl: its fingerprint is not that of its own job (N=13 -algo symmetry, depth"},
+			want: "in.jsonl: its fingerprint is not that of its own job (N=13 -algo eightfold, depth"},
 		{name: "an unknown algorithm", lines: change(good, 1, func(l string) string {
 			return resealLine(t, l, func(r *job.ShardResult) { r.Algo = "quantum" })
 		}), want: `in.jsonl:2 claims an unknown algorithm "quantum"`},
 		{name: "counts that differ from the published ones", lines: change(good, 0, func(l string) string {
-			return resealLine(t, l, func(r *job.ShardResult) { r.Sums.Orbit8++ })
+			// Eightfold's Orbit8 sum is Total: 8 more is one more class of 8.
+			return resealLine(t, l, func(r *job.ShardResult) { r.Sums.Orbit8 += 8 })
 		}), want: "merged counts disagree with the published value: N=12 merged to total 14208, unique 1788; published: total 14200, unique 1787 (a shard result is wrong)"},
 		{name: "a 100 KB line", lines: change(good, 0, func(string) string { return strings.Repeat("x", 100000) }),
 			want: "in.jsonl:1 is longer than 16.0 KiB: not a shard result"},
@@ -257,11 +258,11 @@ func TestBenchCheckFilesRefused(t *testing.T) {
 		{"no baseline", "bench", nil, []string{"-n", "8", "-baseline", "DIR/none.json"}, "-baseline: stat DIR/none.json: no such file or directory"},
 		{"a FIFO as baseline", "bench", fifo("b.json"), []string{"-n", "8", "-baseline", "DIR/b.json"}, "-baseline: DIR/b.json is a named pipe (FIFO), not a regular file"},
 		{"a baseline with a time of 0 s", "bench", doc("b.json", zeroTime), []string{"-n", "8", "-baseline", "DIR/b.json"},
-			`-baseline: DIR/b.json: series "cpu symmetry" N=9: run 1 is 0 s, not a time a run can take`},
+			`-baseline: DIR/b.json: series "cpu eightfold" N=9: run 1 is 0 s, not a time a run can take`},
 		{"a baseline that is not JSON", "bench", readOnly("b.json"), []string{"-n", "8", "-baseline", "DIR/b.json"}, "-baseline: DIR/b.json: not a bench JSON document"},
 		{"no -from file", "bench", nil, []string{"-from", "DIR/none.json"}, "-from: stat DIR/none.json: no such file or directory"},
 		{"a -from file with a negative time", "bench", doc("a.json", func(d *report.Document) { d.Series[0].Results[0].Seconds[1] = -1 }),
-			[]string{"-from", "DIR/a.json"}, "-from: DIR/a.json: series \"cpu symmetry\" N=8: run 2 is -1 s"},
+			[]string{"-from", "DIR/a.json"}, "-from: DIR/a.json: series \"cpu eightfold\" N=8: run 2 is -1 s"},
 		{"a read-only -o", "bench", readOnly("out.json"), []string{"-n", "8", "-o", "DIR/out.json"}, "-o: DIR/out.json is read-only (mode 0444); stopped before any work"},
 		{"-o in a missing directory", "bench", nil, []string{"-n", "8", "-o", "DIR/no/out.json"}, "-o: the directory of DIR/no/out.json cannot be used (no such file or directory)"},
 		{"-o a directory", "bench", func(t *testing.T, dir string) { os.Mkdir(filepath.Join(dir, "out.json"), 0o755) },
@@ -460,7 +461,7 @@ func TestCheckpointThroughLink(t *testing.T) {
 	})
 	h := env.hooks()
 	h.plan = threeBatches
-	args := []string{"-n", "9", "-checkpoint", link, "-json"}
+	args := []string{"-n", "9", "-algo", "symmetry", "-checkpoint", link, "-json"} // a plan of 3 batches
 	var out, errOut bytes.Buffer
 	if code := runWith(ctx, args, &out, &errOut, h); code != exitTerminated {
 		t.Fatalf("first run: exit %d, stderr %q", code, errOut.String())
@@ -511,13 +512,13 @@ func TestInterruptDropsBatchesInHand(t *testing.T) {
 	h := env.hooks()
 	h.plan = threeBatches
 	h.stopWait = 20 * time.Millisecond
-	args := []string{"-n", "9", "-checkpoint", ck, "-v"}
+	args := []string{"-n", "9", "-algo", "symmetry", "-checkpoint", ck, "-v"} // a plan of 3 batches
 	var out, errOut bytes.Buffer
 	code := runWith(ctx, args, &out, &errOut, h)
 	close(release)
 	want := "nqueens-gpu: interrupted by SIGINT while counting N=9: 1 of 3 batches done, saved in " + ck +
 		"; 2 batches in hand were dropped and are counted again on resume\n" +
-		"nqueens-gpu: resume with: nqueens-gpu -n 9 -checkpoint " + ck + " -v\n"
+		"nqueens-gpu: resume with: nqueens-gpu -n 9 -algo symmetry -checkpoint " + ck + " -v\n"
 	if code != exitInterrupted || errOut.String() != want || out.Len() != 0 {
 		t.Errorf("exit %d, stdout %q, stderr %q\nwant %q", code, out.String(), errOut.String(), want)
 	}

@@ -74,23 +74,43 @@ func fakeBatch(n int, algo nq.Algo, sel func(int) bool, done func([]int, nq.Part
 		return
 	}
 	if done != nil {
-		done([]int{0}, nq.PartialOf(algo, fakeCounts(n)))
+		done([]int{0}, workerPartial(algo, fakeCounts(n)))
 	}
 }
 
-// fakePlan is the plan of the fake jobs: one batch of one task.
+// workerPartial is what the fake workers of algo report for counts c: all
+// of their partial sums, even for eightfold, whose host batch of symmetric
+// solutions the fake jobs count as zero (fakeSymmetric), so that any
+// counts, right or wrong, reduce as they would from a single batch.
+func workerPartial(algo nq.Algo, c nq.Counts) nq.Partial { return nq.PartialOf(algo, c) }
+
+// fakeSymmetric is the host batch of the fake eightfold jobs: nothing, the
+// fake workers report the symmetric solutions with the rest.
+func fakeSymmetric(ctx context.Context, n int) (s90, s180 uint64, err error) { return 0, 0, nil }
+
+// fakePlan is the plan of the fake jobs: one batch of one task, and an
+// eightfold count's host batch after it.
 func fakePlan(s nq.Spec) (job.Plan, error) {
 	s = s.Normalize()
-	return job.Plan{N: s.N, Algo: s.Algo, Tasks: "fake", Depth: s.Depth, Batch: s.Batch, Batches: 1, TaskCount: 1, TaskSHA256: "fake"}, nil
+	p := job.Plan{N: s.N, Algo: s.Algo, Tasks: "fake", Depth: s.Depth, Batch: s.Batch, Batches: 1, TaskCount: 1, TaskSHA256: "fake"}
+	if s.HostBatch() {
+		p.Batches, p.TaskCount = 2, 2
+	}
+	return p, nil
 }
 
 func (f *fakeEnv) hooks() hooks {
-	return hooks{
+	h := hooks{
 		drivers:    f.drivers,
 		plan:       fakePlan,
 		isTerminal: func(io.Writer) bool { return false },
 		since:      func(time.Time) time.Duration { return fixedElapsed },
+		symmetric:  fakeSymmetric,
 	}
+	if f.realCPU || f.realGPUs {
+		h.symmetric = nil // real workers report Total alone
+	}
+	return h
 }
 
 // drivers are the fake devices: the CPU, and GPUs opened with tune.

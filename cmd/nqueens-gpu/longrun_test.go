@@ -210,7 +210,7 @@ func TestCheckpointRefusedCLI(t *testing.T) {
 		{"truncated", string(good[:len(good)*2/3]), []string{"-n", "10"}, "is damaged or not a checkpoint"},
 		{"edited", damaged, []string{"-n", "10"}, "its checksum does not match its contents"},
 		{"another N", string(good), []string{"-n", "11"}, "was made for another job: N=10, not N=11"},
-		{"another algorithm", string(good), []string{"-n", "10", "-algo", "carrychain"}, "-algo symmetry, not -algo carrychain"},
+		{"another algorithm", string(good), []string{"-n", "10", "-algo", "carrychain"}, "-algo eightfold, not -algo carrychain"},
 		{"a shard", string(good), []string{"-n", "10", "-shard", "1/2"}, "was made for shard 0/1, not shard 1/2"},
 	}
 	for _, tt := range tests {
@@ -268,12 +268,12 @@ func TestInterruptSavesCheckpoint(t *testing.T) {
 		p.Batches, p.TaskCount = 3, 700
 		return p, nil
 	}
-	args := []string{"-n", "9", "-checkpoint", ck, "-v"}
+	args := []string{"-n", "9", "-algo", "symmetry", "-checkpoint", ck, "-v"} // a plan of 3 batches
 	stop = true
 	var out, errOut bytes.Buffer
 	code := runWith(ctx, args, &out, &errOut, h)
 	want := "nqueens-gpu: interrupted by SIGTERM while counting N=9: 2 of 3 batches done, saved in " + ck + "\n" +
-		"nqueens-gpu: resume with: nqueens-gpu -n 9 -checkpoint " + ck + " -v\n"
+		"nqueens-gpu: resume with: nqueens-gpu -n 9 -algo symmetry -checkpoint " + ck + " -v\n"
 	if code != exitTerminated || errOut.String() != want {
 		t.Errorf("exit %d, stderr %q\nwant %q", code, errOut.String(), want)
 	}
@@ -399,13 +399,13 @@ func TestProgressLines(t *testing.T) {
 	}
 	h := env.hooks()
 	var out, errOut bytes.Buffer
-	code := runWith(context.Background(), []string{"-n", "9", "-progress-interval", "20ms"}, &out, &errOut, h)
+	code := runWith(context.Background(), []string{"-n", "9", "-algo", "symmetry", "-progress-interval", "20ms"}, &out, &errOut, h)
 	lines := strings.Split(strings.TrimSuffix(errOut.String(), "\n"), "\n")
 	if code != 0 || len(lines) < 2 || !strings.HasPrefix(lines[0], "nqueens-gpu: N=9 symmetry: 0.0% (0 of 1 batches, 0 of 1 tasks)") {
 		t.Errorf("exit %d, stderr %q", code, errOut.String())
 	}
 	errOut.Reset()
-	code = runWith(context.Background(), []string{"-n", "9", "-progress-interval", "20ms", "-quiet"}, &out, &errOut, h)
+	code = runWith(context.Background(), []string{"-n", "9", "-algo", "symmetry", "-progress-interval", "20ms", "-quiet"}, &out, &errOut, h)
 	if code != 0 || errOut.String() != "" {
 		t.Errorf("-quiet: exit %d, stderr %q", code, errOut.String())
 	}

@@ -120,7 +120,7 @@ func TestPrintMismatch(t *testing.T) {
 	}
 	h := env.hooks()
 	var out, errOut bytes.Buffer
-	code := runWith(context.Background(), []string{"-n", "4", "-print"}, &out, &errOut, h)
+	code := runWith(context.Background(), []string{"-n", "4", "-algo", "symmetry", "-print"}, &out, &errOut, h)
 	if code != exitRuntime || strings.Count(errOut.String(), "\n") != 1 ||
 		!strings.Contains(errOut.String(), "N=4: the solver counted") {
 		t.Errorf("exit %d, stderr %q", code, errOut.String())

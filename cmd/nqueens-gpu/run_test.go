@@ -42,7 +42,7 @@ func TestInterrupt(t *testing.T) {
 	}
 	h := env.hooks()
 	var out, errOut bytes.Buffer
-	code := runWith(ctx, []string{"-n", "4-8"}, &out, &errOut, h)
+	code := runWith(ctx, []string{"-n", "4-8", "-algo", "symmetry"}, &out, &errOut, h)
 	if code != exitInterrupted {
 		t.Errorf("exit %d, want %d", code, exitInterrupted)
 	}

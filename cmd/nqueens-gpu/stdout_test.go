@@ -102,7 +102,7 @@ func TestWriteErrorStopsWork(t *testing.T) {
 	}
 	env := noCUDA()
 	var errOut bytes.Buffer
-	code := runWith(context.Background(), []string{"-n", "4-9", "-json"}, failWriter{}, &errOut, env.hooks())
+	code := runWith(context.Background(), []string{"-n", "5-9", "-json"}, failWriter{}, &errOut, env.hooks())
 	if code != exitRuntime || errOut.String() != "nqueens-gpu: writing output: disk full\n" || len(env.cpuCalls) != 1 {
 		t.Errorf("count: exit %d, stderr %q, %d counts (want 1: the first N, whose row failed)", code, errOut.String(), len(env.cpuCalls))
 	}

@@ -479,10 +479,12 @@ func (d *Devices) Workers(spec nq.Spec) []job.Worker {
 	return ws
 }
 
-// Count counts spec on every device as one job (no checkpoint, no shard)
-// and returns the exact counts: what bench and check time and compare.
-func (d *Devices) Count(ctx context.Context, spec nq.Spec) (nq.Counts, error) {
-	return job.Count(ctx, spec, d.Workers(spec)...)
+// Job is the configuration of a job that counts spec on every device:
+// cfg's Plan and Symmetric (nil for the real ones) with the spec and the
+// devices' workers.
+func (d *Devices) Job(spec nq.Spec, cfg job.Config) job.Config {
+	cfg.Spec, cfg.Workers = spec, d.Workers(spec)
+	return cfg
 }
 
 // TakeNodes sums the nodes the backends that count them (NodeCounter)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
@@ -136,6 +137,7 @@ func TestOpen(t *testing.T) {
 			}
 			var counts []string
 			closed := 0
+			tt.opt.Algo = nq.Symmetry // the fake counts report symmetry's sums
 			d, err := Open(set, tt.opt, drivers(tt.gpus, tt.listErr, tt.failing, &counts, &closed))
 			if err != nil {
 				t.Fatal(err)
@@ -146,7 +148,7 @@ func TestOpen(t *testing.T) {
 			if tt.fallback != "" && d.FallbackLine("") != fmt.Sprintf("%s; to use a GPU: %s; running on the CPU with %s", tt.fallback, d.FallbackFix, Workers(tt.workers)) {
 				t.Errorf("FallbackLine = %q", d.FallbackLine(""))
 			}
-			c, err := d.Count(context.Background(), d.Spec(8, "", 0))
+			c, err := job.Count(context.Background(), d.Job(d.Spec(8, "", 0), job.Config{}))
 			if err != nil || c != (nq.Counts{C4: 1, C8: 11}) {
 				t.Errorf("Count = %v, %v", c, err)
 			}
@@ -250,7 +252,7 @@ func TestRequireGPU(t *testing.T) {
 		set, _ := Parse(tt.set)
 		var counts []string
 		closed := 0
-		d, err := Open(set, Options{RequireGPU: true}, drivers(tt.gpus, tt.listErr, tt.failing, &counts, &closed))
+		d, err := Open(set, Options{RequireGPU: true, Algo: nq.Symmetry}, drivers(tt.gpus, tt.listErr, tt.failing, &counts, &closed))
 		var fe *FallbackError
 		switch {
 		case tt.refused == "" && err != nil:

@@ -134,8 +134,8 @@ func (r ShardResult) Check() error {
 		return fmt.Errorf("claims %d shards, out of range 1..%d", r.Shards, MaxShards)
 	case r.Shard < 0 || r.Shard >= r.Shards:
 		return fmt.Errorf("claims shard %d of %d, out of range 0..%d", r.Shard, r.Shards, r.Shards-1)
-	case r.Batch < 0 || (r.Depth != 0 && (r.Depth < 2 || r.Depth > r.N-1)):
-		return fmt.Errorf("claims depth %d and batches of %d tasks, out of range for N=%d", r.Depth, r.Batch, r.N)
+	case r.Batch < 0 || (nq.Spec{N: r.N, Algo: r.Algo, Depth: r.Depth, Batch: r.Batch}).Normalize().Validate() != nil:
+		return fmt.Errorf("claims depth %d and batches of %d tasks, out of range for N=%d -algo %s", r.Depth, r.Batch, r.N, r.Algo)
 	case r.JobBatches < 1 || r.JobBatches > MaxBatches:
 		return fmt.Errorf("claims a job of %d batches, out of range 1..%d", r.JobBatches, MaxBatches)
 	case r.Batches < 0 || r.Batches > r.JobBatches:

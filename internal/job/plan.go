@@ -55,6 +55,8 @@ func taskKind(s nq.Spec) (kind string, k tasks.Kind) {
 		return "half boards", tasks.Half
 	case nq.Symmetry:
 		return "symmetry boards", tasks.Symmetry
+	case nq.Eightfold:
+		return eightfoldTasks, 0
 	}
 	return "frames", 0
 }
@@ -79,6 +81,12 @@ func MakePlan(s nq.Spec) (Plan, error) {
 	case "frames":
 		p.Tasks = kind
 		d, err = tasks.DigestFrames(s.N, s.Batch)
+	case eightfoldTasks:
+		p.Tasks, p.Depth = kind, s.Depth
+		d, err = tasks.DigestEightfold(s.N, s.Depth, s.Batch)
+		// The host batch, last: the symmetric solutions (Spec.HostBatch).
+		d.Batches++
+		d.Tasks++
 	default:
 		p.Tasks, p.Depth = kind, s.Depth
 		d, err = tasks.DigestBoards(s.N, k, s.Depth, s.Batch)
@@ -90,8 +98,25 @@ func MakePlan(s nq.Spec) (Plan, error) {
 	return p, nil
 }
 
-// wholeBoard is the Tasks of a plan whose board is searched whole.
-const wholeBoard = "whole board"
+// The Tasks of a plan whose board is searched whole, and of an eightfold
+// plan: its worker batches of eightfold tasks, then its host batch of one
+// task, the solutions fixed by the half and the quarter turn.
+const (
+	wholeBoard     = "whole board"
+	eightfoldTasks = "eightfold tasks and the symmetric solutions"
+)
+
+// hostBatch is the index of the batch the job counts itself (the whole
+// board, or an eightfold plan's symmetric solutions), or -1.
+func (p Plan) hostBatch() int {
+	switch {
+	case p.Tasks == wholeBoard:
+		return 0
+	case (nq.Spec{N: p.N, Algo: p.Algo}).HostBatch():
+		return p.Batches - 1
+	}
+	return -1
+}
 
 // Fingerprint identifies the job: a hex SHA-256 over every field of the
 // plan. Checkpoints and shard results carry it; batches of two runs may be
@@ -102,10 +127,17 @@ func (p Plan) Fingerprint() string {
 	return hex.EncodeToString(h[:])
 }
 
-// BatchTasks is the number of tasks in batch i.
+// BatchTasks is the number of tasks in batch i: Batch, but for the last
+// batch of the workers (the rest) and a host batch (one).
 func (p Plan) BatchTasks(i int) int64 {
-	if i == p.Batches-1 {
-		return p.TaskCount - int64(p.Batches-1)*int64(p.Batch)
+	last, count := p.Batches-1, p.TaskCount
+	if h := p.hostBatch(); h == i {
+		return 1
+	} else if h == last && h > 0 {
+		last, count = last-1, count-1
+	}
+	if i == last {
+		return count - int64(last)*int64(p.Batch)
 	}
 	return int64(p.Batch)
 }

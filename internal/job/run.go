@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/boards"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/burnside"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
@@ -53,6 +54,10 @@ type Config struct {
 	Warn func(msg string)
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Symmetric counts the solutions of n fixed by the quarter and the
+	// half turn, the host batch of an eightfold job; nil means
+	// burnside.Symmetric.
+	Symmetric func(ctx context.Context, n int) (s90, s180 uint64, err error)
 	// StopWait is how long Run waits, once ctx is cancelled, for the
 	// batches in hand to finish; then it drops them (they are counted
 	// again by the next run) and returns. 0 means DefaultStopWait.
@@ -116,6 +121,9 @@ func New(cfg Config) (*Job, error) {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.Symmetric == nil {
+		cfg.Symmetric = burnside.Symmetric
 	}
 	if cfg.Version == "" {
 		cfg.Version = Version()
@@ -262,38 +270,44 @@ type WorkerStatus struct {
 // Status returns the job's progress. It is safe to call at any time.
 func (j *Job) Status() Status {
 	var s Status
+	var p *Plan
+	select {
+	case <-j.planReady:
+		if j.planErr == nil {
+			p = &j.plan
+		}
+	default:
+	}
+	batch := int64(j.spec.Batch)
 	j.mu.Lock()
 	s.DoneBatches, s.ResumedBatches = j.nDone, j.resumedBatches
-	lastDone := j.done.max()
 	for i, w := range j.cfg.Workers {
 		s.Workers = append(s.Workers, WorkerStatus{w.Name, j.perWorker[i]})
 	}
 	started := j.started
-	j.mu.Unlock()
-	if !started.IsZero() {
-		s.Elapsed = j.cfg.Now().Sub(started)
-	}
-	batch := int64(j.spec.Batch)
 	s.DoneTasks, s.ResumedTasks = int64(s.DoneBatches)*batch, int64(s.ResumedBatches)*batch
-	select {
-	case <-j.planReady:
-		if j.planErr != nil {
-			break
-		}
-		p := j.plan
+	if p != nil {
 		s.TotalBatches = j.cfg.Shard.Batches(p.Batches)
 		s.TotalTasks = int64(s.TotalBatches) * batch
-		if last := p.Batches - 1; j.cfg.Shard.Has(last) {
-			short := batch - p.BatchTasks(last)
+		// Only the last one or two batches hold fewer than batch tasks
+		// (the workers' last, and a host batch).
+		for i := max(0, p.Batches-2); i < p.Batches; i++ {
+			short := batch - p.BatchTasks(i)
+			if short == 0 || !j.cfg.Shard.Has(i) {
+				continue
+			}
 			s.TotalTasks -= short
-			if lastDone == last {
+			if j.done.has(i) {
 				s.DoneTasks -= short
 			}
-			if j.resumed != nil && j.resumed.done.has(last) {
+			if j.resumed != nil && j.resumed.done.has(i) {
 				s.ResumedTasks -= short
 			}
 		}
-	default:
+	}
+	j.mu.Unlock()
+	if !started.IsZero() {
+		s.Elapsed = j.cfg.Now().Sub(started)
 	}
 	return s
 }
@@ -350,7 +364,7 @@ func (j *Job) Run(ctx context.Context) (Result, error) {
 	// Once ctx is cancelled no batch is handed out any more.
 	stopClaims := context.AfterFunc(ctx, func() { j.stopped.Store(true) })
 	defer stopClaims()
-	if j.cfg.Checkpoint == "" && (j.cfg.NeedPlan || !j.cfg.Shard.Whole()) {
+	if j.cfg.Checkpoint == "" && (j.cfg.NeedPlan || !j.cfg.Shard.Whole() || j.spec.HostBatch()) {
 		go func() { j.setPlan(j.cfg.Plan(j.spec)) }()
 	} else if j.cfg.Checkpoint == "" {
 		j.setPlan(Plan{}, errNoPlan)
@@ -382,9 +396,17 @@ func (j *Job) Run(ctx context.Context) (Result, error) {
 	}
 
 	var err error
-	if j.spec.Whole() {
-		err = j.countWhole(ctx)
-	} else {
+	switch {
+	case j.spec.Whole():
+		err = j.countHost(ctx)
+	case j.spec.HostBatch():
+		host := make(chan error, 1)
+		go func() { host <- j.countHost(ctx) }()
+		err = j.runWorkers(ctx)
+		if herr := <-host; err == nil {
+			err = herr
+		}
+	default:
 		err = j.runWorkers(ctx)
 	}
 	stopSaver()
@@ -416,16 +438,38 @@ func (j *Job) Run(ctx context.Context) (Result, error) {
 
 var errNoPlan = errors.New("job: no plan was asked for")
 
-// countWhole counts a board too small to split: the plain search of
-// package boards gives its counts, which stand for the single batch 0.
-func (j *Job) countWhole(ctx context.Context) error {
+// countHost counts the batch the job counts itself rather than a worker,
+// if its shard has it (batch 0 of a whole board, the last of an eightfold
+// plan): a board too small to split, by
+// the plain search of package boards; the solutions of an eightfold count
+// fixed by the half and the quarter turn, by package burnside (a small
+// search next to the workers' heavy one).
+func (j *Job) countHost(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if !j.claim(0) {
+	i := 0
+	if !j.spec.Whole() {
+		p, err := j.Plan()
+		if err != nil {
+			return err
+		}
+		i = p.Batches - 1
+	}
+	if !j.claim(i) {
 		return nil
 	}
-	j.finish(-1, []int{0}, nq.PartialOf(j.spec.Algo, boards.Counts(j.spec.N)))
+	var part nq.Partial
+	if j.spec.Whole() {
+		part = nq.PartialOf(j.spec.Algo, boards.Counts(j.spec.N))
+	} else {
+		s90, s180, err := j.cfg.Symmetric(ctx, j.spec.N)
+		if err != nil {
+			return err
+		}
+		part = nq.Partial{0, s90, s180, 0}
+	}
+	j.finish(-1, []int{i}, part)
 	return nil
 }
 
@@ -612,11 +656,12 @@ func (j *Job) save(complete bool) error {
 	return fsutil.WriteAtomic(j.cfg.Checkpoint, data, 0o666)
 }
 
-// Count runs spec as a job on workers, without a checkpoint or a shard,
-// and returns its exact counts. It is the whole of a count for callers
-// that need no long-run support: tests, bench and check.
-func Count(ctx context.Context, spec nq.Spec, workers ...Worker) (nq.Counts, error) {
-	j, err := New(Config{Spec: spec, Workers: workers})
+// Count runs the job of cfg (Spec, Workers, and optionally Plan and
+// Symmetric; no checkpoint, no shard) and returns its exact counts. It is
+// the whole of a count for callers that need no long-run support: tests,
+// bench and check.
+func Count(ctx context.Context, cfg Config) (nq.Counts, error) {
+	j, err := New(Config{Spec: cfg.Spec, Workers: cfg.Workers, Plan: cfg.Plan, Symmetric: cfg.Symmetric})
 	if err != nil {
 		return nq.Counts{}, err
 	}

@@ -71,6 +71,11 @@ func TestReduce(t *testing.T) {
 		{CarryChain, Partial{0, 8, 72, 14120}, Counts{C2: 4, C4: 18, C8: 1765}, false},
 		{CarryChain, Partial{0, 8, 72, 14121}, Counts{}, true},
 		{Mirror, Partial{0, 0, 3, 0}, Counts{}, true},
+		// Eightfold: S90, S180 and Total (N=12: 8, 80, 14200).
+		{Eightfold, Partial{0, 8, 80, 14200}, Counts{C2: 4, C4: 18, C8: 1765}, false},
+		{Eightfold, Partial{1, 0, 0, 0}, Counts{C1: 1}, false},
+		{Eightfold, Partial{0, 8, 80, 14201}, Counts{}, true},
+		{Eightfold, Partial{0, 8, 14200, 80}, Counts{}, true},
 	}
 	for _, tt := range tests {
 		got, err := Reduce(tt.algo, tt.p)

@@ -58,33 +58,45 @@ func MinTasks(sms []int) int {
 }
 
 // DefaultAlgo is the algorithm a count runs when none is asked for: the
-// fastest one on GPUs when onGPU is set, else on the CPU.
+// fastest one on GPUs when onGPU is set, else on the CPU. Eightfold on
+// both: on the CPU it takes 0.70 of the symmetry search's time (N=16, 17,
+// docs/performance.md); on a GPU its kernel is the one built for speed.
 func DefaultAlgo(onGPU bool) Algo {
-	return Symmetry
+	return Eightfold
 }
 
 // Whole reports whether the board of s is too small to split into tasks:
-// below N=4 (no rows to split on) and, for the carry chain, N=4 (a frame
-// is the whole board). Such a count is the single batch 0, searched whole
-// by the job itself (boards.Counts); no backend sees it.
+// below N=4 (no rows to split on) and, for the carry chain and eightfold,
+// N=4 (a frame or a border is the whole board). Such a count is the single
+// batch 0, searched whole by the job itself (boards.Counts); no backend
+// sees it.
 func (s Spec) Whole() bool {
-	return s.N < 4 || (s.Algo == CarryChain && s.N < 5)
+	return s.N < 4 || ((s.Algo == CarryChain || s.Algo == Eightfold) && s.N < 5)
 }
 
-// HasDepth reports whether the tasks of s are partial boards cut at a
-// depth (every algorithm but the carry chain, whose tasks are frames).
+// HasDepth reports whether the tasks of s are cut at a depth: partial
+// boards with that many rows, or eightfold borders with that many rows
+// below them filled (their split). Carry-chain frames have none.
 func (s Spec) HasDepth() bool {
 	return !s.Whole() && s.Algo != CarryChain
 }
 
+// HostBatch reports whether the job of s has a batch that it counts
+// itself rather than a worker: eightfold's solutions fixed by the half
+// and the quarter turn (package burnside), its last batch.
+func (s Spec) HostBatch() bool {
+	return !s.Whole() && s.Algo == Eightfold
+}
+
 // Normalize fills in the defaults of s: the algorithm (DefaultAlgo), the
 // batch size (DefaultBatch) and the depth. The depth of a board algorithm
-// is tasks.DefaultDepth(N), except for the symmetry boards of a GPU count,
-// which take the smallest depth from there on that gives the GPUs enough
-// tasks (tasks.DepthFor with MinTasks): it depends only on N and the SM
-// counts, so the same command on the same machine finds the same task list
-// and resumes its checkpoint. A whole board and the carry chain have depth
-// 0. Normalize does not check s; call Validate for that.
+// is tasks.DefaultDepth(N), that of eightfold tasks.DefaultSplit(N),
+// except on GPUs, where the symmetry boards and the eightfold tasks take
+// the smallest depth from there on that gives the GPUs enough tasks
+// (tasks.DepthFor, tasks.SplitFor, with MinTasks): it depends only on N
+// and the SM counts, so the same command on the same machine finds the
+// same task list and resumes its checkpoint. A whole board and the carry
+// chain have depth 0. Normalize does not check s; call Validate for that.
 func (s Spec) Normalize() Spec {
 	if s.Algo == "" {
 		s.Algo = DefaultAlgo(len(s.SMs) > 0)
@@ -98,6 +110,10 @@ func (s Spec) Normalize() Spec {
 	case s.Depth != 0:
 	case s.Algo == Symmetry && len(s.SMs) > 0 && s.N <= MaxN:
 		s.Depth = tasks.DepthFor(s.N, MinTasks(s.SMs))
+	case s.Algo == Eightfold && len(s.SMs) > 0 && s.N <= MaxN:
+		s.Depth = tasks.SplitFor(s.N, MinTasks(s.SMs))
+	case s.Algo == Eightfold:
+		s.Depth = tasks.DefaultSplit(s.N)
 	default:
 		s.Depth = tasks.DefaultDepth(s.N)
 	}
@@ -117,7 +133,13 @@ func (s Spec) Validate() error {
 	if _, err := ParseAlgo(string(s.Algo)); err != nil {
 		return err
 	}
-	if s.HasDepth() && (s.Depth < 2 || s.Depth > s.N-1) {
+	switch {
+	case s.HasDepth() && s.Algo == Eightfold:
+		// A border whose search has fewer rows fills only those.
+		if s.Depth < 0 || s.Depth > s.N {
+			return fmt.Errorf("depth %d (rows filled below an eightfold border) out of range 0..%d for N=%d", s.Depth, s.N, s.N)
+		}
+	case s.HasDepth() && (s.Depth < 2 || s.Depth > s.N-1):
 		return fmt.Errorf("depth %d out of range 2..%d for N=%d", s.Depth, s.N-1, s.N)
 	}
 	if s.Batch < 1 || s.Batch > MaxBatch {

@@ -14,7 +14,9 @@ func TestSpecNormalize(t *testing.T) {
 		in   Spec
 		want Spec
 	}{
-		{"cpu default", Spec{N: 16}, Spec{N: 16, Algo: DefaultAlgo(false), Depth: tasks.DefaultDepth(16), Batch: DefaultBatch(16)}},
+		{"cpu default", Spec{N: 16}, Spec{N: 16, Algo: Eightfold, Depth: tasks.DefaultSplit(16), Batch: DefaultBatch(16)}},
+		{"eightfold on a gpu", Spec{N: 16, Algo: Eightfold, SMs: h100}, Spec{N: 16, Algo: Eightfold, Depth: 4, Batch: DefaultBatch(16), SMs: h100}},
+		{"symmetry on the cpu", Spec{N: 16, Algo: Symmetry}, Spec{N: 16, Algo: Symmetry, Depth: tasks.DefaultDepth(16), Batch: DefaultBatch(16)}},
 		{"explicit kept", Spec{N: 16, Algo: Mirror, Depth: 4, Batch: 10}, Spec{N: 16, Algo: Mirror, Depth: 4, Batch: 10}},
 		{"carry chain has no depth", Spec{N: 16, Algo: CarryChain, Depth: 5}, Spec{N: 16, Algo: CarryChain, Batch: DefaultBatch(16)}},
 		{"whole board has no depth", Spec{N: 3, Algo: Symmetry}, Spec{N: 3, Algo: Symmetry, Batch: DefaultBatch(3)}},
@@ -61,7 +63,7 @@ func TestSpecValidate(t *testing.T) {
 func TestWhole(t *testing.T) {
 	for n := 1; n <= 6; n++ {
 		for _, a := range Algos() {
-			want := n < 4 || (a == CarryChain && n == 4)
+			want := n < 4 || ((a == CarryChain || a == Eightfold) && n == 4)
 			if got := (Spec{N: n, Algo: a}).Whole(); got != want {
 				t.Errorf("Spec{N: %d, Algo: %s}.Whole() = %v", n, a, got)
 			}

@@ -71,3 +71,30 @@ func DigestFrames(n, batch int) (Digest, error) {
 	h.Sum(d.SHA256[:0])
 	return d, nil
 }
+
+// DigestEightfold enumerates the eightfold tasks that EnumerateEightfold
+// lists for the same arguments and digests them. Each task enters the hash
+// as N bytes, one per row (the column of the queen the task places there,
+// NoQueen for a row of the search), then its weight; the words and the
+// shape follow from them.
+func DigestEightfold(n, split, batch int) (Digest, error) {
+	var d Digest
+	h := sha256.New()
+	var buf []byte
+	err := EnumerateEightfold(n, split, batch, func(e *Eightfold) error {
+		buf = buf[:0]
+		for i := 0; i < e.Len(); i++ {
+			buf = append(buf, e.Task(i)...)
+			buf = append(buf, byte(e.Weight(i)))
+		}
+		h.Write(buf)
+		d.Tasks += int64(e.Len())
+		d.Batches++
+		return nil
+	})
+	if err != nil {
+		return Digest{}, err
+	}
+	h.Sum(d.SHA256[:0])
+	return d, nil
+}

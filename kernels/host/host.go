@@ -1,16 +1,18 @@
-// Package host runs the C per-task searches of kernels/nqsearch.h, the code
-// the CUDA kernels run, on the CPU through cgo, one batch per call.
+// Package host runs the C per-task searches of kernels/nqsearch.h and
+// kernels/nqtotal.h, the code the CUDA kernels run, on the CPU through cgo,
+// one batch per call.
 //
 // It exists so that tests and GPU tools can check the kernels' search
 // against the Go solvers on a machine without a GPU. The main binary does
 // not import it. Without cgo (CGO_ENABLED=0) the package still builds, but
-// Enabled is false and Boards and Frames panic.
+// Enabled is false and its searches panic.
 package host
 
 /*
 #cgo CFLAGS: -O2 -I${SRCDIR}/..
 #define NQ_NODES 1
 #include "nqsearch.h"
+#include "nqtotal.h"
 
 // The batch loops of the kernels, on one CPU thread.
 
@@ -58,6 +60,62 @@ static void nq_host_boards_lanes(int n, int depth, int count, const uint32_t *ro
 			}
 		}
 	}
+}
+
+// The eightfold search: each task to the end on a private stack (the
+// static path), or lanes simulated threads that take tasks from one
+// counter and step in turn, their frames and table words interleaved as in
+// the eightfold kernels' shared memory (frame k of lane t at k * lanes +
+// t, table word j at j * lanes + t).
+static void nq_host_eightfold(int count, const uint64_t *left, const uint64_t *right,
+			      const uint32_t *down, const uint32_t *meta, nq_ef_counts *out)
+{
+	for (int i = 0; i < count; i++)
+		nq_eightfold_task(left[i], right[i], down[i], meta[i], out);
+}
+
+#define NQ_EF_LANES_MAX 64
+static void nq_host_eightfold_lanes(int count, const uint64_t *left, const uint64_t *right,
+				    const uint32_t *down, const uint32_t *meta, int lanes, nq_ef_counts *out)
+{
+	static __thread nq_ef_state s[NQ_EF_LANES_MAX];
+	static __thread nq_ef_frame frames[NQ_EF_FRAMES(NQ_MAXN - 3) * NQ_EF_LANES_MAX];
+	static __thread uint32_t tabs[NQ_EF_FRAMES(NQ_MAXN - 3) * NQ_EF_LANES_MAX];
+	int cur[NQ_EF_LANES_MAX];
+	int next = 0, live = 0;
+	for (int t = 0; t < lanes; t++) {
+		cur[t] = next++;
+		if (cur[t] < count) {
+			nq_ef_start(&s[t], frames + t, lanes, tabs + t, lanes, left[cur[t]], right[cur[t]],
+				    down[cur[t]], meta[cur[t]], out);
+			live++;
+		}
+	}
+	while (live > 0) {
+		for (int t = 0; t < lanes; t++) {
+			if (cur[t] >= count)
+				continue;
+			if (!nq_ef_step(&s[t], out)) {
+				cur[t] = next++;
+				if (cur[t] < count)
+					nq_ef_start(&s[t], frames + t, lanes, tabs + t, lanes, left[cur[t]],
+						    right[cur[t]], down[cur[t]], meta[cur[t]], out);
+				else
+					live--;
+			}
+		}
+	}
+}
+
+// nq_host_eightfold_table fills tab with the table that nq_ef_start
+// builds for one task (levels-1 words).
+static void nq_host_eightfold_table(uint64_t left, uint64_t right, uint32_t down, uint32_t meta,
+				    uint32_t *tab)
+{
+	nq_ef_state s;
+	nq_ef_frame fr[1];
+	nq_ef_counts k = {0, 0};
+	nq_ef_start(&s, fr, 1, tab, 1, left, right, down, meta, &k);
 }
 
 static void nq_host_frames(int n, int count, const uint32_t *rows,
@@ -149,4 +207,74 @@ func Frames(f *tasks.Frames) Counts {
 	C.nq_host_frames(C.int(f.N), C.int(k), (*C.uint32_t)(&f.Rows[0]),
 		(*C.uint8_t)(&f.Weight[0]), (*C.uint8_t)(&f.Sym180[0]), &out)
 	return counts(&out)
+}
+
+// EightfoldCounts are the counters of the C eightfold search
+// (nq_ef_counts): Σ weight × completions (summed over every task of N,
+// Total) and the nodes, the queens the search places.
+type EightfoldCounts struct {
+	Total, Nodes uint64
+}
+
+// checkEightfold panics unless e is a well-formed batch.
+func checkEightfold(e *tasks.Eightfold, who string) {
+	k := e.Len()
+	if e.N < 5 || e.N > MaxN || len(e.Left) != k || len(e.Right) != k || len(e.Down) != k || len(e.Cols) != k*e.N {
+		panic(fmt.Sprintf("%s: malformed batch (N=%d len=%d)", who, e.N, k))
+	}
+	for _, m := range e.Meta {
+		if l := m & 0xff; l < 1 || l > MaxN-3 {
+			panic(fmt.Sprintf("%s: task with %d levels", who, l))
+		}
+	}
+}
+
+// Eightfold runs nq_eightfold_task over every task of e (the static
+// kernels' search) and returns Σ weight × completions and the nodes. It
+// panics if e is not a well-formed batch.
+func Eightfold(e *tasks.Eightfold) EightfoldCounts {
+	checkEightfold(e, "host.Eightfold")
+	if e.Len() == 0 {
+		return EightfoldCounts{}
+	}
+	var out C.nq_ef_counts
+	C.nq_host_eightfold(C.int(e.Len()), (*C.uint64_t)(&e.Left[0]), (*C.uint64_t)(&e.Right[0]),
+		(*C.uint32_t)(&e.Down[0]), (*C.uint32_t)(&e.Meta[0]), &out)
+	return EightfoldCounts{Total: uint64(out.total), Nodes: uint64(out.nodes)}
+}
+
+// EightfoldLanes runs the dynamic eightfold kernel's loop (nq_ef_start and
+// nq_ef_step) over the tasks of e with lanes simulated threads (1 to 64)
+// that take tasks from one shared counter and step in turn, their frames
+// and table words interleaved as in the kernel's shared memory, and
+// returns what Eightfold does.
+func EightfoldLanes(e *tasks.Eightfold, lanes int) EightfoldCounts {
+	if lanes < 1 || lanes > C.NQ_EF_LANES_MAX {
+		panic(fmt.Sprintf("host.EightfoldLanes: %d lanes, want 1 to %d", lanes, C.NQ_EF_LANES_MAX))
+	}
+	checkEightfold(e, "host.EightfoldLanes")
+	if e.Len() == 0 {
+		return EightfoldCounts{}
+	}
+	var out C.nq_ef_counts
+	C.nq_host_eightfold_lanes(C.int(e.Len()), (*C.uint64_t)(&e.Left[0]), (*C.uint64_t)(&e.Right[0]),
+		(*C.uint32_t)(&e.Down[0]), (*C.uint32_t)(&e.Meta[0]), C.int(lanes), &out)
+	return EightfoldCounts{Total: uint64(out.total), Nodes: uint64(out.nodes)}
+}
+
+// EightfoldTable returns the table that nq_ef_start builds for task i of
+// e: one word per level but the last (see nqtotal.h).
+func EightfoldTable(e *tasks.Eightfold, i int) []uint32 {
+	levels := e.Levels(i)
+	if levels < 1 || levels > MaxN-3 {
+		panic(fmt.Sprintf("host.EightfoldTable: task with %d levels", levels))
+	}
+	var buf [MaxN]C.uint32_t
+	C.nq_host_eightfold_table(C.uint64_t(e.Left[i]), C.uint64_t(e.Right[i]), C.uint32_t(e.Down[i]),
+		C.uint32_t(e.Meta[i]), &buf[0])
+	tab := make([]uint32, levels-1)
+	for j := range tab {
+		tab[j] = uint32(buf[j])
+	}
+	return tab
 }

@@ -21,3 +21,21 @@ func Frames(f *tasks.Frames) Counts { panic("kernels/host: built without cgo") }
 func BoardsLanes(b *tasks.Boards, lanes int) Counts {
 	panic("kernels/host: built without cgo")
 }
+
+// EightfoldCounts are the counters of the C eightfold search.
+type EightfoldCounts struct {
+	Total, Nodes uint64
+}
+
+// Eightfold needs cgo; without it, it panics.
+func Eightfold(e *tasks.Eightfold) EightfoldCounts { panic("kernels/host: built without cgo") }
+
+// EightfoldLanes needs cgo; without it, it panics.
+func EightfoldLanes(e *tasks.Eightfold, lanes int) EightfoldCounts {
+	panic("kernels/host: built without cgo")
+}
+
+// EightfoldTable needs cgo; without it, it panics.
+func EightfoldTable(e *tasks.Eightfold, i int) []uint32 {
+	panic("kernels/host: built without cgo")
+}

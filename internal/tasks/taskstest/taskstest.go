@@ -1,8 +1,10 @@
 // Package taskstest makes task lists for tests: random samples of the
-// partial boards of an N too large to enumerate in a test.
+// partial boards and eightfold tasks of an N too large to enumerate in a
+// test, and plain reference searches to check faster searches against.
 package taskstest
 
 import (
+	"fmt"
 	"math/rand/v2"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
@@ -116,4 +118,102 @@ func Reference(b *tasks.Boards, i int) [9]uint64 {
 	var c [9]uint64
 	SearchBoard(&ru, board, b.Depth, b.Left[i], b.Down[i], b.Right[i], &c)
 	return c
+}
+
+// SearchEightfold counts the completions of an eightfold task from its
+// placed queens alone (cols: the column of each row's queen, or
+// tasks.NoQueen for a row to fill), by a plain recursive search over the
+// empty rows, top down, that checks columns and diagonals directly and
+// shares no code or attack words with the searches it checks. nodes counts
+// the queens it places in the empty rows but the last one (a completion's
+// last queen is not a node), the definition of cpu.EightfoldTask and the C
+// search.
+func SearchEightfold(cols []uint8) (completions, nodes uint64) {
+	n := len(cols)
+	var colTaken, diag, anti uint64 // column c, r+c, r-c+n-1
+	var empty []int
+	for r, c := range cols {
+		if c == tasks.NoQueen {
+			empty = append(empty, r)
+			continue
+		}
+		colTaken |= 1 << c
+		diag |= 1 << (r + int(c))
+		anti |= 1 << (r - int(c) + n - 1)
+	}
+	var place func(i int)
+	place = func(i int) {
+		r := empty[i]
+		for c := 0; c < n; c++ {
+			if colTaken>>c&1 != 0 || diag>>(r+c)&1 != 0 || anti>>(r-c+n-1)&1 != 0 {
+				continue
+			}
+			if i == len(empty)-1 {
+				completions++
+				continue
+			}
+			nodes++
+			colTaken |= 1 << c
+			diag |= 1 << (r + c)
+			anti |= 1 << (r - c + n - 1)
+			place(i + 1)
+			colTaken &^= 1 << c
+			diag &^= 1 << (r + c)
+			anti &^= 1 << (r - c + n - 1)
+		}
+	}
+	if len(empty) > 0 {
+		place(0)
+	}
+	return completions, nodes
+}
+
+// RandomEightfold returns count eightfold tasks of n (5 <= n <= 28) with
+// split rows of prefix, each a random canonical border (tasks.
+// EightfoldBorders) whose prefix rows are filled by a random descent
+// through free columns: every task is one that tasks.EnumerateEightfold
+// lists for the same n and split (built by tasks.AppendEightfoldTask); a
+// task may come twice. The same seed gives the same tasks.
+func RandomEightfold(n, split, count int, seed uint64) (*tasks.Eightfold, error) {
+	borders, err := tasks.EightfoldBorders(n, split)
+	if err != nil {
+		return nil, err
+	}
+	rng := rand.New(rand.NewPCG(seed, uint64(n)<<8|uint64(split)))
+	e := &tasks.Eightfold{N: n, Split: split}
+	for tries := 0; e.Len() < count; tries++ {
+		if tries > 1000*count {
+			return nil, fmt.Errorf("taskstest: N=%d split=%d: no task found in %d tries", n, split, tries)
+		}
+		b := borders[rng.IntN(len(borders))]
+		pre, _ := tasks.EightfoldRows(n, split, b)
+		queens := [][2]int{{0, b.Top}, {n - 1, b.Bottom}, {b.Left, 0}, {b.Right, n - 1}}
+		prefix := make([]int, 0, len(pre))
+		for _, r := range pre {
+			var free []int
+			for c := 0; c < n; c++ {
+				ok := true
+				for _, q := range queens {
+					dr, dc := r-q[0], c-q[1]
+					if dr == 0 || dc == 0 || dr == dc || dr == -dc {
+						ok = false
+						break
+					}
+				}
+				if ok {
+					free = append(free, c)
+				}
+			}
+			if len(free) == 0 {
+				break
+			}
+			c := free[rng.IntN(len(free))]
+			prefix = append(prefix, c)
+			queens = append(queens, [2]int{r, c})
+		}
+		if len(prefix) == len(pre) {
+			tasks.AppendEightfoldTask(e, b, prefix)
+		}
+	}
+	return e, nil
 }

@@ -1,0 +1,199 @@
+package cpu
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
+)
+
+// The eightfold search (tasks.Eightfold): Total as Σ weight × completions
+// over canonical border pre-placements. Below a task it is a plain bitmap
+// search of the task's levels (its empty rows from the start row down,
+// pre-filled rows skipped) that knows nothing of symmetry.
+//
+// How it is laid out for speed (measured with callgrind and min-of-runs
+// timings against ../shared/bench/refcount.c; see docs/performance.md):
+//
+//   - Words are 64-bit with column c at bit c+6. Bits 0..5 are then free:
+//     the table word of a level keeps there the shift to the next level
+//     (1, 2 or 3 rows: pre-filled rows are crossed by a longer shift, not
+//     a branch), and SHLX/SHRX take it as they are; a saved frame keeps
+//     its level there.
+//   - The queens placed before the search (border and prefix) never
+//     change, so their attacks on each level are computed once per task
+//     (tab); l, d, r carry the search's own queens.
+//   - Each level's attack words live in per-level arrays, not registers:
+//     the loop keeps only the free columns f, the level and the stack
+//     pointer in registers, and Go's register allocation stays spill-free.
+//   - A level is pushed onto the frame stack only if it still has
+//     columns to try (sp += f != 0, without a branch); a pop then always
+//     lands on a level with work, never on an exhausted one.
+//   - The last two levels are not searched: from the level before them
+//     (at most two columns left) a few bit operations count the
+//     completions (last2).
+
+// efCol is the bit of column 0 in the search's 64-bit words, and efLow
+// the bits below it.
+const (
+	efCol = 6
+	efLow = 1<<efCol - 1
+)
+
+// efScratch is the search's working memory, reused from task to task.
+// Levels and the stack pointer are uint8, so indexing arrays of 256 needs
+// no bounds check.
+type efScratch struct {
+	tab        [256]uint64 // per level j: the attacks on level j+1 | shift
+	sf         [256]uint64 // frame stack: free columns | level
+	sd, sl, sr [256]uint64 // per level: the words it sees
+}
+
+// eightfoldBatch adds Σ weight × completions over the tasks of b to
+// t.orbit[8].
+func eightfoldBatch(b *tasks.Eightfold, t *tally) {
+	var sc efScratch
+	var sum uint64
+	for i := 0; i < b.Len(); i++ {
+		c, _ := eightfoldTask(b.Left[i], b.Right[i], b.Down[i], b.Meta[i], &sc)
+		sum += b.Weight(i) * c
+	}
+	t.orbit[8] += sum
+}
+
+// EightfoldTask counts the completions of task i of b and the nodes of
+// its search: the queens the search places, one per level but the last (a
+// completion's last queen is found by a test, not placed). It is the
+// search cpu runs, exported for the tests that compare it with the C
+// search of kernels/host.
+func EightfoldTask(b *tasks.Eightfold, i int) (completions, nodes uint64) {
+	var sc efScratch
+	return eightfoldTask(b.Left[i], b.Right[i], b.Down[i], b.Meta[i], &sc)
+}
+
+// efTable fills sc.tab for a task (see tasks.Eightfold for the words and
+// Meta) and returns its number of levels and the free columns of level 0.
+// tab[j], for each level j below the last, holds the columns that the
+// task's placed queens attack on level j+1 (from bit efCol) and, in bits
+// 0..5, the rows from level j to level j+1.
+func efTable(left, right uint64, down, meta uint32, sc *efScratch) (levels int, f0 uint64) {
+	levels = int(meta & 0xff)
+	skipA, skipB := int(meta>>8&0xff), int(meta>>16&0xff)
+	k := uint(0)
+	for j := 0; j < levels-1; j++ {
+		s := uint(1)
+		if j == skipA {
+			s++
+		}
+		if j == skipB {
+			s++
+		}
+		k += s
+		fixed := uint32(left<<k>>32) | uint32(right>>k)
+		sc.tab[uint8(j)] = uint64(fixed)<<efCol | uint64(s)
+	}
+	return levels, uint64(^(down | uint32(left>>32) | uint32(right))) << efCol
+}
+
+// last2 counts the completions of the last two levels from the level
+// before them, whose free columns are f and whose words are l, d, r; t is
+// its table word. Two rows are left there, so d leaves two columns and f
+// holds at most two: a queen b in f completes exactly when the other
+// column is free on the last level, given the attacks without b (g) and
+// b's own diagonals.
+func last2(f, l, d, r, t uint64) uint64 {
+	g := ^(l<<(t&63) | d | r>>(t&63) | t)
+	b1 := f & -f
+	b2 := f ^ b1
+	z1 := g &^ (b1 | b1<<(t&63) | b1>>(t&63)) & uint64(int64(b1|-b1)>>63)
+	z2 := g &^ (b2 | b2<<(t&63) | b2>>(t&63)) & uint64(int64(b2|-b2)>>63)
+	return (z1|-z1)>>63 + (z2|-z2)>>63
+}
+
+// eightfoldTask searches one task given its words and Meta (see
+// tasks.Eightfold) and returns its completions and nodes.
+func eightfoldTask(left, right uint64, down, meta uint32, sc *efScratch) (count, nodes uint64) {
+	levels, f := efTable(left, right, down, meta, sc)
+	// d0 has every bit that is not a column of the board set.
+	d0 := uint64(down)<<efCol | efLow | ^(uint64(1)<<(32+efCol) - 1)
+	switch levels {
+	case 1:
+		return (f | -f) >> 63, 0
+	case 2:
+		return last2(f, 0, d0, 0, sc.tab[0]), uint64(bits.OnesCount64(f))
+	}
+	// The level before the last two is flagged in bit 63 of its table
+	// word: its children are counted by last2, not pushed.
+	sc.tab[uint8(levels-3)] |= 1 << 63
+	tab, sf, sd, sl, sr := &sc.tab, &sc.sf, &sc.sd, &sc.sl, &sc.sr
+	var lvl, sp uint8
+	sd[0], sl[0], sr[0] = d0, 0, 0
+	for {
+		if f == 0 {
+			if sp == 0 {
+				return count, nodes
+			}
+			sp--
+			w := sf[sp]
+			lvl = uint8(w & efLow)
+			f = w &^ efLow
+		}
+		bit := f & -f
+		f ^= bit
+		nodes++
+		t := tab[lvl]
+		nl, nd, nr := (sl[lvl]|bit)<<(t&63), sd[lvl]|bit, (sr[lvl]|bit)>>(t&63)
+		nf := ^(nl | nd | nr | t)
+		if nf == 0 {
+			continue
+		}
+		if int64(t) < 0 {
+			// last2(nf, nl, nd, nr, tab[lvl+1]), written out: Go
+			// does not inline it, and a call costs spills here.
+			t2 := tab[lvl+1]
+			g := ^(nl<<(t2&63) | nd | nr>>(t2&63) | t2)
+			b1 := nf & -nf
+			b2 := nf ^ b1
+			z1 := g &^ (b1 | b1<<(t2&63) | b1>>(t2&63))
+			z2 := g &^ (b2 | b2<<(t2&63) | b2>>(t2&63)) & uint64(int64(b2|-b2)>>63)
+			count += (z1|-z1)>>63 + (z2|-z2)>>63
+			nodes += uint64(bits.OnesCount64(nf))
+			continue
+		}
+		sf[sp] = f | uint64(lvl)
+		sp += uint8((f | -f) >> 63)
+		lvl++
+		sd[lvl], sl[lvl], sr[lvl] = nd, nl, nr
+		f = nf
+	}
+}
+
+// solveEightfoldTotal counts Total for n (5 <= n <= 28) with the eightfold
+// search on workers goroutines, split rows of prefix and batches of batch
+// tasks, through the backend's count; split < 0 picks the default.
+func solveEightfoldTotal(ctx context.Context, n, split, batch, workers int) (uint64, error) {
+	spec := nq.Spec{N: n, Algo: nq.Eightfold, Batch: batch}.Normalize()
+	if split >= 0 {
+		spec.Depth = split
+	}
+	if err := checkTasks(spec); err != nil {
+		return 0, fmt.Errorf("eightfold N=%d: %w", n, err)
+	}
+	p, err := count(ctx, spec, workers, nil, nil)
+	if err != nil {
+		return 0, fmt.Errorf("eightfold N=%d: %w", n, err)
+	}
+	return p[3], nil
+}
+
+func cloneEightfold(e *tasks.Eightfold) *tasks.Eightfold {
+	c := *e
+	c.Cols = append([]uint8(nil), e.Cols...)
+	c.Left = append([]uint64(nil), e.Left...)
+	c.Right = append([]uint64(nil), e.Right...)
+	c.Down = append([]uint32(nil), e.Down...)
+	c.Meta = append([]uint32(nil), e.Meta...)
+	return &c
+}

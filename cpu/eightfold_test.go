@@ -1,0 +1,281 @@
+package cpu
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks/taskstest"
+)
+
+// Σ weight × completions is the published Total, for every split and
+// batching, with one worker and two.
+func TestEightfoldTotal(t *testing.T) {
+	ctx := context.Background()
+	for n := 5; n <= 16; n++ {
+		if n > 14 && testing.Short() {
+			break
+		}
+		want, _ := known.Lookup(n)
+		type run struct{ split, batch, workers int }
+		runs := []run{{-1, 256, 2}}
+		if n <= 12 {
+			runs = append(runs, run{0, 1, 1}, run{1, 7, 2}, run{3, 1000, 2}, run{n, 64, 1})
+		}
+		for _, r := range runs {
+			got, err := solveEightfoldTotal(ctx, n, r.split, r.batch, r.workers)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want.Total {
+				t.Errorf("N=%d %+v: %d, published %d", n, r, got, want.Total)
+			}
+		}
+	}
+}
+
+// checkTasks compares EightfoldTask with taskstest.SearchEightfold on each
+// task of e: completions and nodes. It returns how many tasks have a
+// completion.
+func checkEightfoldTasks(t *testing.T, e *tasks.Eightfold) (nonzero int) {
+	t.Helper()
+	for i := 0; i < e.Len(); i++ {
+		c, nodes := EightfoldTask(e, i)
+		wc, wn := taskstest.SearchEightfold(e.Task(i))
+		if c != wc || nodes != wn {
+			t.Fatalf("N=%d task %d %v (meta %x): search %d completions, %d nodes; reference %d, %d",
+				e.N, i, e.Task(i), e.Meta[i], c, nodes, wc, wn)
+		}
+		if c > 0 {
+			nonzero++
+		}
+	}
+	return nonzero
+}
+
+// Task by task, the search agrees with the plain reference, for every
+// task list of N=5..12 at several splits (levels from 1 up).
+func TestEightfoldTaskMatchesReference(t *testing.T) {
+	for n := 5; n <= 12; n++ {
+		for _, split := range []int{0, 1, tasks.DefaultSplit(n), n - 6, n} {
+			if split < 0 {
+				continue
+			}
+			nonzero := 0
+			err := tasks.EnumerateEightfold(n, split, 500, func(e *tasks.Eightfold) error {
+				nonzero += checkEightfoldTasks(t, e)
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if nonzero == 0 {
+				t.Errorf("N=%d split %d: no task has a completion", n, split)
+			}
+		}
+	}
+}
+
+// Random tasks of N=22..28 with 12 to 14 levels left agree with the
+// reference: the only check of the largest N, whose counts no test can
+// run in full.
+func TestEightfoldLargeN(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large-N tasks: not in -short")
+	}
+	for _, n := range []int{22, 23, 25, 28} {
+		e, err := taskstest.RandomEightfold(n, n-17, 6, 11)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if nonzero := checkEightfoldTasks(t, e); nonzero < 2 {
+			t.Errorf("N=%d: %d of %d tasks have a completion", n, nonzero, e.Len())
+		}
+	}
+}
+
+func TestEightfoldCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := solveEightfoldTotal(ctx, 14, -1, 16, 2); err == nil {
+		t.Error("cancelled count: no error")
+	}
+	if _, err := solveEightfoldTotal(context.Background(), 4, -1, 16, 2); err == nil {
+		t.Error("N=4: no error")
+	}
+}
+
+// BenchmarkEightfold times the search alone over all tasks of N (go test
+// -run '^$' -bench Eightfold ./cpu).
+func BenchmarkEightfold(b *testing.B) {
+	for _, n := range []int{14, 15, 16} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			bs := collectEightfold(b, n, tasks.DefaultSplit(n))
+			want, _ := known.Lookup(n)
+			b.ResetTimer()
+			for range b.N {
+				var tl tally
+				for _, e := range bs {
+					eightfoldBatch(e, &tl)
+				}
+				if tl.orbit[8] != want.Total {
+					b.Fatalf("N=%d: %d", n, tl.orbit[8])
+				}
+			}
+		})
+	}
+}
+
+func collectEightfold(tb testing.TB, n, split int) []*tasks.Eightfold {
+	var out []*tasks.Eightfold
+	err := tasks.EnumerateEightfold(n, split, 4096, func(e *tasks.Eightfold) error {
+		out = append(out, cloneEightfold(e))
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+// TestEightfoldVsRefcount is a measurement, not a check: with
+// NQ_REFCOUNT=path/to/refcount (gcc -O3 -march=native
+// ../shared/bench/refcount.c) and NQ_N=n it runs, alternately and
+// NQ_ROUNDS times, refcount n, the eightfold search alone on one thread
+// over pre-enumerated tasks, solveEightfoldTotal with NQ_WORKERS (2)
+// workers (enumeration included) and Solve with the symmetry algorithm and
+// as many workers, and logs each one's fastest and median run and their
+// ratio to refcount's. The fastest of several runs is what the machine
+// gives when other processes leave it alone.
+func TestEightfoldVsRefcount(t *testing.T) {
+	ref, nstr := os.Getenv("NQ_REFCOUNT"), os.Getenv("NQ_N")
+	if ref == "" || nstr == "" {
+		t.Skip("set NQ_REFCOUNT and NQ_N to measure")
+	}
+	n, err := strconv.Atoi(nstr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rounds, workers := 5, 2
+	if s := os.Getenv("NQ_ROUNDS"); s != "" {
+		rounds, _ = strconv.Atoi(s)
+	}
+	if s := os.Getenv("NQ_WORKERS"); s != "" {
+		workers, _ = strconv.Atoi(s)
+	}
+	bs := collectEightfold(t, n, tasks.DefaultSplit(n))
+	want, _ := known.Lookup(n)
+	runs := map[string][]time.Duration{}
+	keep := func(k string, d time.Duration) { runs[k] = append(runs[k], d) }
+	names := []string{"refcount", "search, 1 thread", fmt.Sprintf("eightfold, %d workers", workers),
+		fmt.Sprintf("symmetry, %d workers", workers)}
+	for r := 0; r < rounds; r++ {
+		t0 := time.Now()
+		if out, err := exec.Command(ref, nstr).CombinedOutput(); err != nil {
+			t.Fatalf("%s %s: %v\n%s", ref, nstr, err, out)
+		}
+		keep(names[0], time.Since(t0))
+		t0 = time.Now()
+		var tl tally
+		for _, e := range bs {
+			eightfoldBatch(e, &tl)
+		}
+		keep(names[1], time.Since(t0))
+		t0 = time.Now()
+		total, err := solveEightfoldTotal(context.Background(), n, -1, 256, workers)
+		keep(names[2], time.Since(t0))
+		if err != nil || tl.orbit[8] != want.Total || total != want.Total {
+			t.Fatalf("N=%d: %d, %d (%v), published %d", n, tl.orbit[8], total, err, want.Total)
+		}
+		t0 = time.Now()
+		c, err := Solve(context.Background(), n, nq.Symmetry, Options{Workers: workers})
+		keep(names[3], time.Since(t0))
+		if err != nil || c.Total() != want.Total {
+			t.Fatalf("N=%d symmetry: %v (%v)", n, c, err)
+		}
+	}
+	stat := func(k string) (fastest, median float64) {
+		d := append([]time.Duration(nil), runs[k]...)
+		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+		return d[0].Seconds(), d[len(d)/2].Seconds()
+	}
+	rf, rm := stat(names[0])
+	for _, k := range names {
+		f, m := stat(k)
+		t.Logf("N=%d %-22s %d runs: fastest %7.3f s (ratio %.3f), median %7.3f s (ratio %.3f)",
+			n, k, rounds, f, f/rf, m, m/rm)
+	}
+}
+
+// The per-level table holds, for every level of a task, the columns its
+// placed queens attack there and the rows to the next level, up to the
+// deepest levels of N=28 (row offsets to 25), which no search in a test
+// reaches.
+func TestEightfoldTable(t *testing.T) {
+	for _, c := range []struct{ n, split int }{{9, 0}, {16, 2}, {23, 1}, {28, 0}, {28, 3}} {
+		e, err := taskstest.RandomEightfold(c.n, c.split, 40, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sc efScratch
+		for i := 0; i < e.Len(); i++ {
+			cols := e.Task(i)
+			var search []int
+			for r, q := range cols {
+				if q == tasks.NoQueen {
+					search = append(search, r)
+				}
+			}
+			levels, f0 := efTable(e.Left[i], e.Right[i], e.Down[i], e.Meta[i], &sc)
+			if levels != len(search) {
+				t.Fatalf("N=%d task %v: %d levels, %d empty rows", c.n, cols, levels, len(search))
+			}
+			if want := uint64(attackFree(cols, search[0])) << efCol; f0 != want {
+				t.Fatalf("N=%d task %v: level 0 free %b, want %b", c.n, cols, f0>>efCol, want>>efCol)
+			}
+			for j := 0; j+1 < levels; j++ {
+				w := sc.tab[j]
+				fixed := uint32(w >> efCol)
+				want := ^attackFree(cols, search[j+1]) & (1<<c.n - 1)
+				// Columns the placed queens take are in Down, not
+				// necessarily in the table: compare the other columns,
+				// which only diagonals attack.
+				if open := ^e.Down[i]; fixed&open&^want != 0 || want&open&^fixed != 0 {
+					t.Fatalf("N=%d task %v level %d (row %d): table attacks %b, want %b", c.n, cols, j+1, search[j+1], fixed, want)
+				}
+				if s := int(w & efLow); s != search[j+1]-search[j] {
+					t.Fatalf("N=%d task %v level %d: shift %d, rows %d to %d", c.n, cols, j, s, search[j], search[j+1])
+				}
+			}
+		}
+	}
+}
+
+// attackFree returns the columns of row that no placed queen attacks.
+func attackFree(cols []uint8, row int) uint32 {
+	var free uint32
+	for c := range cols {
+		ok := true
+		for r, q := range cols {
+			if q == tasks.NoQueen {
+				continue
+			}
+			dr, dc := row-r, c-int(q)
+			if dc == 0 || dr == dc || dr == -dc {
+				ok = false
+			}
+		}
+		if ok {
+			free |= 1 << c
+		}
+	}
+	return free
+}

@@ -1,0 +1,358 @@
+package host_test
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/nqueens-gpu/nqueens-gpu/cpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks/taskstest"
+	"github.com/nqueens-gpu/nqueens-gpu/kernels/host"
+)
+
+// oneTask returns task i of e as a batch of its own.
+func oneTask(e *tasks.Eightfold, i int) *tasks.Eightfold {
+	return &tasks.Eightfold{N: e.N, Split: e.Split, Cols: e.Task(i),
+		Left: e.Left[i : i+1], Right: e.Right[i : i+1], Down: e.Down[i : i+1], Meta: e.Meta[i : i+1]}
+}
+
+// Task by task, over the real task lists of N=5..15, the C search gives
+// the Go search's completions (times the weight) and nodes.
+func TestEightfoldMatchesGo(t *testing.T) {
+	for n := 5; n <= 15; n++ {
+		if n > 13 && testing.Short() {
+			break
+		}
+		splits := []int{tasks.DefaultSplit(n)}
+		if n <= 11 {
+			splits = append(splits, 0, n)
+		}
+		for _, split := range splits {
+			var sum host.EightfoldCounts
+			nonzero := 0
+			err := tasks.EnumerateEightfold(n, split, 1000, func(e *tasks.Eightfold) error {
+				for i := 0; i < e.Len(); i++ {
+					got := host.Eightfold(oneTask(e, i))
+					c, nodes := cpu.EightfoldTask(e, i)
+					if got.Total != e.Weight(i)*c || got.Nodes != nodes {
+						return fmt.Errorf("N=%d split %d task %d %v (meta %x): C %d total, %d nodes; Go %d × %d, %d nodes",
+							n, split, i, e.Task(i), e.Meta[i], got.Total, got.Nodes, e.Weight(i), c, nodes)
+					}
+					if c > 0 {
+						nonzero++
+					}
+					sum.Total += got.Total
+					sum.Nodes += got.Nodes
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want, _ := known.Lookup(n); sum.Total != want.Total || nonzero == 0 {
+				t.Errorf("N=%d split %d: Σ weight × completions %d (%d tasks with one), published %d",
+					n, split, sum.Total, nonzero, want.Total)
+			}
+		}
+	}
+}
+
+// Whole batches of the C search add up to the published Total, N=5..16.
+func TestEightfoldTotal(t *testing.T) {
+	for n := 5; n <= 16; n++ {
+		if n > 14 && testing.Short() {
+			break
+		}
+		var got host.EightfoldCounts
+		err := tasks.EnumerateEightfold(n, tasks.DefaultSplit(n), 4096, func(e *tasks.Eightfold) error {
+			c := host.Eightfold(e)
+			got.Total += c.Total
+			got.Nodes += c.Nodes
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want, _ := known.Lookup(n); got.Total != want.Total {
+			t.Errorf("N=%d: %d, published %d", n, got.Total, want.Total)
+		}
+	}
+}
+
+// The dynamic kernel's loop, with 1, 7 and 32 interleaved lanes sharing
+// one counter and the kernel's shared-memory layout, gives exactly the
+// static search's total and nodes.
+func TestEightfoldLanes(t *testing.T) {
+	for n := 5; n <= 13; n++ {
+		for _, split := range []int{0, tasks.DefaultSplit(n)} {
+			var static host.EightfoldCounts
+			lanes := map[int]*host.EightfoldCounts{1: {}, 7: {}, 32: {}}
+			err := tasks.EnumerateEightfold(n, split, 300, func(e *tasks.Eightfold) error {
+				c := host.Eightfold(e)
+				static.Total += c.Total
+				static.Nodes += c.Nodes
+				for k, sum := range lanes {
+					c := host.EightfoldLanes(e, k)
+					sum.Total += c.Total
+					sum.Nodes += c.Nodes
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, sum := range lanes {
+				if *sum != static {
+					t.Errorf("N=%d split %d: %d lanes %+v, static %+v", n, split, k, *sum, static)
+				}
+			}
+			if want, _ := known.Lookup(n); static.Total != want.Total {
+				t.Errorf("N=%d split %d: %d, published %d", n, split, static.Total, want.Total)
+			}
+		}
+	}
+}
+
+// Random tasks of N=22..28 with 12 to 14 levels left agree with the plain
+// reference (taskstest.SearchEightfold), task by task, in C and in Go, and
+// all at once through 32 interleaved lanes.
+func TestEightfoldLargeN(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large-N tasks: not in -short")
+	}
+	for _, n := range []int{22, 23, 25, 28} {
+		e, err := taskstest.RandomEightfold(n, n-17, 6, 11)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var all host.EightfoldCounts
+		nonzero := 0
+		for i := 0; i < e.Len(); i++ {
+			wc, wn := taskstest.SearchEightfold(e.Task(i))
+			got := host.Eightfold(oneTask(e, i))
+			gc, gn := cpu.EightfoldTask(e, i)
+			if got.Total != e.Weight(i)*wc || got.Nodes != wn || gc != wc || gn != wn {
+				t.Fatalf("N=%d task %v: C %d total, %d nodes; Go %d, %d; reference %d × %d, %d",
+					n, e.Task(i), got.Total, got.Nodes, gc, gn, e.Weight(i), wc, wn)
+			}
+			all.Total += got.Total
+			all.Nodes += got.Nodes
+			if wc > 0 {
+				nonzero++
+			}
+		}
+		if nonzero < 2 {
+			t.Errorf("N=%d: %d of %d tasks have a completion", n, nonzero, e.Len())
+		}
+		if lanes := host.EightfoldLanes(e, 32); lanes != all {
+			t.Errorf("N=%d: 32 lanes %+v, one by one %+v", n, lanes, all)
+		}
+	}
+}
+
+// The table nq_ef_start builds holds, for every level of a task up to the
+// deepest of N=28, the columns its placed queens' diagonals attack there,
+// the flag of the last level and the rows to the next level.
+func TestEightfoldTable(t *testing.T) {
+	for _, c := range []struct{ n, split int }{{9, 0}, {16, 2}, {23, 1}, {28, 0}, {28, 3}} {
+		e, err := taskstest.RandomEightfold(c.n, c.split, 40, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < e.Len(); i++ {
+			cols := e.Task(i)
+			var search []int
+			for r, q := range cols {
+				if q == tasks.NoQueen {
+					search = append(search, r)
+				}
+			}
+			tab := host.EightfoldTable(e, i)
+			if len(tab) != len(search)-1 {
+				t.Fatalf("N=%d task %v: %d table words for %d levels", c.n, cols, len(tab), len(search))
+			}
+			open := ^e.Down[i] // columns no placed queen takes
+			for j, w := range tab {
+				row := search[j+1]
+				want := diagonals(cols, row) & open
+				if got := w & 0x0ffffffe & open; got != want&^1 {
+					t.Fatalf("N=%d task %v level %d (row %d): attacks %b, want %b", c.n, cols, j+1, row, got, want)
+				}
+				if last := w&1 != 0; last != (j+2 == len(search)) {
+					t.Fatalf("N=%d task %v level %d: last flag %v", c.n, cols, j+1, last)
+				}
+				if s := int(w >> 28); s != row-search[j] {
+					t.Fatalf("N=%d task %v level %d: shift %d, rows %d to %d", c.n, cols, j, s, search[j], row)
+				}
+			}
+		}
+	}
+}
+
+// diagonals returns the columns of row that a placed queen's diagonal
+// crosses.
+func diagonals(cols []uint8, row int) uint32 {
+	var a uint32
+	for r, q := range cols {
+		if q == tasks.NoQueen {
+			continue
+		}
+		k := row - r
+		if k < 0 {
+			k = -k
+		}
+		if c := int(q) + k; c < len(cols) {
+			a |= 1 << c
+		}
+		if c := int(q) - k; c >= 0 {
+			a |= 1 << c
+		}
+	}
+	return a
+}
+
+func TestEightfoldEmpty(t *testing.T) {
+	e := &tasks.Eightfold{N: 10, Split: 1}
+	if c := host.Eightfold(e); c != (host.EightfoldCounts{}) {
+		t.Errorf("empty batch: %+v", c)
+	}
+	if c := host.EightfoldLanes(e, 32); c != (host.EightfoldCounts{}) {
+		t.Errorf("empty batch, 32 lanes: %+v", c)
+	}
+}
+
+// BenchmarkEightfold times the C search on one CPU thread against the Go
+// search with one worker (go test -run '^$' -bench Eightfold
+// ./kernels/host); tasks are enumerated before the timer starts.
+func BenchmarkEightfold(b *testing.B) {
+	for _, n := range []int{15, 16} {
+		var es []*tasks.Eightfold
+		err := tasks.EnumerateEightfold(n, tasks.DefaultSplit(n), 4096, func(e *tasks.Eightfold) error {
+			c := *e
+			c.Cols = append([]uint8(nil), e.Cols...)
+			c.Left = append([]uint64(nil), e.Left...)
+			c.Right = append([]uint64(nil), e.Right...)
+			c.Down = append([]uint32(nil), e.Down...)
+			c.Meta = append([]uint32(nil), e.Meta...)
+			es = append(es, &c)
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		want, _ := known.Lookup(n)
+		b.Run(fmt.Sprintf("C/N=%d", n), func(b *testing.B) {
+			for range b.N {
+				var total uint64
+				for _, e := range es {
+					total += host.Eightfold(e).Total
+				}
+				if total != want.Total {
+					b.Fatalf("N=%d: %d", n, total)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("Go/N=%d", n), func(b *testing.B) {
+			for range b.N {
+				var total uint64
+				for _, e := range es {
+					for i := 0; i < e.Len(); i++ {
+						c, _ := cpu.EightfoldTask(e, i)
+						total += e.Weight(i) * c
+					}
+				}
+				if total != want.Total {
+					b.Fatalf("N=%d: %d", n, total)
+				}
+			}
+		})
+	}
+}
+
+// mirrorNodes counts the nodes of the mirror search (the row-0 queen in
+// the left half; for odd N also the centre, with the row-1 queen in the
+// left half), the queens it places in rows 0..N-2, and its solutions.
+func mirrorNodes(n int) (nodes, solutions uint64) {
+	mask := uint32(1)<<n - 1
+	var rec func(row int, l, d, r uint32)
+	rec = func(row int, l, d, r uint32) {
+		f := mask &^ (l | d | r)
+		if row == n-1 {
+			if f != 0 {
+				solutions++
+			}
+			return
+		}
+		for ; f != 0; f &= f - 1 {
+			bit := f & -f
+			nodes++
+			rec(row+1, (l|bit)<<1, d|bit, (r|bit)>>1)
+		}
+	}
+	half := uint32(1)<<(n/2) - 1
+	for f := half; f != 0; f &= f - 1 {
+		bit := f & -f
+		nodes++
+		rec(1, bit<<1, bit, bit>>1)
+	}
+	if n%2 == 1 {
+		mid := uint32(1) << (n / 2)
+		nodes++
+		for f := half &^ (mid>>1 | mid<<1); f != 0; f &= f - 1 {
+			bit := f & -f
+			nodes++
+			rec(2, (mid<<1|bit)<<1, mid|bit, (mid>>1|bit)>>1)
+		}
+	}
+	return nodes, 2 * solutions
+}
+
+// TestEightfoldNodeTable is a measurement, not a check: with
+// NQ_MEASURE=1 it logs, for N=12..17 (NQ_MAXN to change the last), the
+// nodes of the eightfold search (C, at the default split and at split 0,
+// where the search fills every row the border leaves), of the symmetry
+// search (C, symmetry boards at the default depth) and of the mirror
+// search, and checks each one's count.
+func TestEightfoldNodeTable(t *testing.T) {
+	if os.Getenv("NQ_MEASURE") == "" {
+		t.Skip("set NQ_MEASURE=1 to measure")
+	}
+	last := 17
+	if s := os.Getenv("NQ_MAXN"); s != "" {
+		last, _ = strconv.Atoi(s)
+	}
+	for n := 12; n <= last; n++ {
+		want, _ := known.Lookup(n)
+		ef := func(split int) uint64 {
+			var c host.EightfoldCounts
+			err := tasks.EnumerateEightfold(n, split, 4096, func(e *tasks.Eightfold) error {
+				x := host.Eightfold(e)
+				c.Total += x.Total
+				c.Nodes += x.Nodes
+				return nil
+			})
+			if err != nil || c.Total != want.Total {
+				t.Fatalf("N=%d split %d: %d (%v)", n, split, c.Total, err)
+			}
+			return c.Nodes
+		}
+		efDef, ef0 := ef(tasks.DefaultSplit(n)), ef(0)
+		var sym host.Counts
+		err := tasks.EnumerateBoards(n, tasks.Symmetry, tasks.DefaultDepth(n), 4096, func(b *tasks.Boards) error {
+			sym.Add(host.Boards(b))
+			return nil
+		})
+		if err != nil || 2*sym.C2+4*sym.C4+8*sym.C8 != want.Total {
+			t.Fatalf("N=%d symmetry: %+v (%v)", n, sym, err)
+		}
+		mir, total := mirrorNodes(n)
+		if total != want.Total {
+			t.Fatalf("N=%d mirror: %d", n, total)
+		}
+		t.Logf("| %d | %d | %d | %d | %d | %.3f | %.3f |", n, efDef, ef0, sym.Nodes, mir,
+			float64(ef0)/float64(sym.Nodes), float64(ef0)/float64(mir))
+	}
+}
