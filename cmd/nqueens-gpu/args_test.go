@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/gpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
@@ -71,6 +72,8 @@ func TestParseArgsGood(t *testing.T) {
 		{[]string{"-n", "8", "-gpu-dynamic"}, with(func(c *config) { c.tune.Dynamic = true })},
 		{[]string{"-n", "8", "-gpu-smem"}, with(func(c *config) { c.tune.SharedStack = true })},
 		{[]string{"-n", "8", "-gpu-nodes"}, with(func(c *config) { c.tune.Nodes = true })},
+		{[]string{"-n", "8", "-gpu-variant", "static"}, with(func(c *config) { c.tune.Variant = gpu.Static })},
+		{[]string{"-n", "8", "-gpu-variant=smem"}, with(func(c *config) { c.tune.Variant = gpu.SharedStacks })},
 		{[]string{"-n", "8", "--"}, def},
 		{[]string{"-n", "20", "-checkpoint", "n20.ckpt"}, with(func(c *config) { c.lo, c.hi, c.checkpoint = 20, 20, "n20.ckpt" })},
 		{[]string{"-n", "20", "-checkpoint", "c", "-checkpoint-interval", "10s"}, with(func(c *config) {
@@ -118,6 +121,7 @@ var badArgs = []struct {
 	{[]string{"-n", "0x8"}, "invalid -n"},
 	{[]string{"-n", "٨"}, "invalid -n"},
 	{[]string{"-n", "10-5"}, "the range is empty"},
+	{[]string{"-n", "8", "-gpu-variant", "fast"}, "want static, dynamic or smem"},
 	{[]string{"-n", "5-"}, "no upper end"},
 	{[]string{"-n", "-"}, "invalid -n"},
 	{[]string{"-n", "4--8"}, "invalid -n"},

@@ -2,7 +2,9 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -37,6 +39,14 @@ func (c *countFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.tune.LaunchTime, "gpu-launch", 0, "kernel time per GPU launch; absent: the default")
 	fs.BoolVar(&c.tune.Dynamic, "gpu-dynamic", false, "symmetry kernel with dynamic fetching")
 	fs.BoolVar(&c.tune.SharedStack, "gpu-smem", false, "dynamic symmetry kernel, stacks in shared memory")
+	fs.Func("gpu-variant", "the GPU kernel variant: static, dynamic or smem", func(s string) error {
+		v := gpu.Variant(s)
+		if !slices.Contains([]gpu.Variant{gpu.Static, gpu.Dynamic, gpu.SharedStacks}, v) {
+			return fmt.Errorf("want static, dynamic or smem")
+		}
+		c.tune.Variant = v
+		return nil
+	})
 	fs.BoolVar(&c.tune.Nodes, "gpu-nodes", false, "count search nodes on the GPU and report them")
 	fs.BoolVar(&c.requireGPU, "require-gpu", false, "exit 1 instead of counting on the CPU when no GPU can be used")
 }
