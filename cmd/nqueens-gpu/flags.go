@@ -6,7 +6,6 @@ import (
 	"io"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
@@ -118,59 +117,17 @@ func parseRange(s string) (lo, hi int, err error) {
 	if s == "" {
 		return 0, 0, usageErrorf("-n is empty: give a board size such as -n 8 or a range such as -n 4-16")
 	}
-	a, b, isRange := strings.Cut(s, "-")
-	if !isRange {
-		n, err := parseSize(s, s)
-		return n, n, err
-	}
-	if a == "" {
-		return 0, 0, usageErrorf("invalid -n %s: sizes are positive; a range is written A-B, as in 4-16", clip.Quote(s, clip.Max))
-	}
-	if b == "" {
-		return 0, 0, usageErrorf("invalid -n %s: the range has no upper end; write A-B, as in 4-16", clip.Quote(s, clip.Max))
-	}
-	if lo, err = parseSize(a, s); err != nil {
-		return 0, 0, err
-	}
-	if hi, err = parseSize(b, s); err != nil {
-		return 0, 0, err
-	}
-	if lo > hi {
-		return 0, 0, usageErrorf("invalid -n %s: the range is empty because %d > %d; write it as %d-%d", clip.Quote(s, clip.Max), lo, hi, hi, lo)
+	if lo, hi, err = nq.ParseSizes(s); err != nil {
+		return 0, 0, usageErrorf("invalid -n %s: %v", clip.Quote(s, clip.Max), err)
 	}
 	return lo, hi, nil
 }
 
-// parseSize parses one board size, the part s of the whole -n value arg.
-// Only plain decimal digits are accepted.
-func parseSize(s, arg string) (int, error) {
-	if s == "" || strings.Trim(s, "0123456789") != "" {
-		return 0, usageErrorf("invalid -n %s: want a size N or a range A-B with %d <= A <= B <= %d", clip.Quote(arg, clip.Max), nq.MinN, nq.MaxN)
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil { // too many digits for an int
-		return 0, usageErrorf("invalid -n %s: N must be between %d and %d", clip.Quote(arg, clip.Max), nq.MinN, nq.MaxN)
-	}
-	if err := nq.CheckN(n); err != nil {
-		return 0, usageErrorf("invalid -n %s: %v", clip.Quote(arg, clip.Max), err)
-	}
-	return n, nil
-}
-
-// parseAlgoList parses an -algo list such as "symmetry,carrychain".
+// parseAlgoList parses an -algo list such as "eightfold,symmetry".
 func parseAlgoList(s string) ([]nq.Algo, error) {
-	var out []nq.Algo
-	seen := map[nq.Algo]bool{}
-	for _, a := range strings.Split(s, ",") {
-		algo, err := nq.ParseAlgo(strings.TrimSpace(a))
-		if err != nil {
-			return nil, usageErrorf("invalid -algo: %v", err)
-		}
-		if seen[algo] {
-			return nil, usageErrorf("invalid -algo %s: %s is listed twice", clip.Quote(s, clip.Max), algo)
-		}
-		seen[algo] = true
-		out = append(out, algo)
+	algos, err := nq.ParseAlgos(s)
+	if err != nil {
+		return nil, usageErrorf("invalid -algo %s: %v", clip.Quote(s, clip.Max), err)
 	}
-	return out, nil
+	return algos, nil
 }
