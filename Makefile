@@ -1,25 +1,43 @@
-# nqueens-gpu build.
+# nqueens-gpu build. One program, bin/nqueens-gpu, in two variants: with
+# CUDA (GPUs through the NVIDIA driver, found at run time, and the CPU) or
+# CPU-only.
 #
-#   make build      CPU-only binary bin/nqueens-gpu (no CUDA needed)
-#   make test       go vet, gofmt check and go test of the CPU build
+#   make, make build  bin/nqueens-gpu: the CUDA variant where cgo finds cuda.h
+#                   and a C compiler, else the CPU-only one; says which in one
+#                   line. CUDA=1 insists on CUDA, CUDA=0 builds the CPU one.
+#   make gpu        the same as make build CUDA=1
+#   make test       go vet, gofmt check and go test of the CPU-only build
+#   make test-cuda  go vet and go test of the CUDA build (passes without a GPU)
 #   make cuda-deps  install nvcc 11.8 and cuda.h (Debian; scripts/install-cuda-toolkit.sh)
-#   make ptx        kernels/NAME.cu -> kernels/ptx/NAME.ptx (needs nvcc)
-#   make gpu        CUDA binary bin/nqueens-gpu-cuda (needs nvcc and cuda.h, no driver)
-#   make test-cuda  go vet and go test of the cuda build (passes without a GPU)
+#   make ptx        kernels/NAME.cu -> kernels/ptx/NAME.ptx and NAME_nodes.ptx,
+#                   and kernels/ptx/BUILD.txt (needs nvcc; commit the result)
+#   make ptx-check  build the PTX again into a temporary folder and fail when
+#                   it differs from the committed kernels/ptx (needs nvcc)
 #   make bundle     bundle/: what a GPU host without Go needs to run the GPU checks
 #   make bench-cpu  time the CPU path next to ../shared/bench/refcount.c (N=16,17)
 #   make bench-json record a CPU bench JSON file into docs/bench/ (nqueens-gpu bench)
 #   make bench-doc  regenerate docs/benchmarks.md and docs/bench/time.svg from docs/bench/*.json
 #   make clean
 #
+# The PTX of the kernels is committed (kernels/ptx/), as mumax3 does, so
+# the CUDA variant builds with plain Go wherever cuda.h is:
+#   go build -tags cuda ./cmd/nqueens-gpu
+#   go install -tags cuda github.com/nqueens-gpu/nqueens-gpu/cmd/nqueens-gpu@latest
+# nvcc is needed only to change a kernel: edit kernels/*.cu, make ptx,
+# commit kernels/ptx with the source. go test ./kernels fails when a
+# source's hash differs from the one kernels/ptx/BUILD.txt records, and CI
+# runs make ptx-check.
+#
 # The CUDA binary does not link libcuda: gpu/cudashim.c opens libcuda.so.1
 # at run time, so the binary starts everywhere and falls back to the CPU
-# where there is no NVIDIA driver. `make gpu` checks that with readelf.
+# where there is no NVIDIA driver. make build checks that with readelf.
 
 GO       ?= go
 NVCC     ?= nvcc
 READELF  ?= readelf
 GOFLAGS_BUILD ?= -trimpath
+# CUDA: empty (build the CUDA variant where possible), 1 or 0.
+CUDA     ?=
 
 # The commit that bench and check report. Go stamps it only when VCS
 # stamping is on and git works here, so the Makefile passes it too; outside
@@ -50,20 +68,38 @@ LDFLAGS_BUILD ?= -X main.buildCommit=$(GIT_COMMIT) -X main.buildModified=$(GIT_M
 PTX_ARCH  ?= compute_70
 NVCCFLAGS ?= -O3 -std=c++14
 NVCC_ALL  := -ptx -arch=$(PTX_ARCH) $(NVCCFLAGS) -Ikernels
-
-CU_SRCS  := $(wildcard kernels/*.cu)
-CU_HDRS  := $(wildcard kernels/*.h kernels/*.cuh)
-PTX_OUT  := $(CU_SRCS:kernels/%.cu=kernels/ptx/%.ptx)
+PTX_ENV    = NVCC='$(NVCC)' NVCC_FLAGS='$(NVCC_ALL)'
 
 BIN      := bin/nqueens-gpu
-BIN_CUDA := bin/nqueens-gpu-cuda
 
-.PHONY: all build test cuda-deps ptx gpu test-cuda bundle bench-cpu bench-json bench-doc clean FORCE
+.PHONY: all build gpu cpu test cuda-deps ptx ptx-check test-cuda bundle bench-cpu bench-json bench-doc clean FORCE
 
 all: build
 
+# build picks the variant with scripts/build-variant.sh and ends with one
+# line saying which it built. The readelf check of the CUDA variant guards
+# the property the CPU fallback rests on: no NEEDED entry for libcuda (see
+# gpu/cuda_shim.go).
 build:
-	$(GO) build $(GOFLAGS_BUILD) -ldflags '$(LDFLAGS_BUILD)' -o $(BIN) ./cmd/nqueens-gpu
+	@mkdir -p bin
+	@v=$$(GO='$(GO)' CUDA='$(CUDA)' sh scripts/build-variant.sh) || exit 1; \
+	if [ "$$v" = cuda ]; then \
+		$(GO) build $(GOFLAGS_BUILD) -ldflags '$(LDFLAGS_BUILD)' -tags cuda -o $(BIN) ./cmd/nqueens-gpu || exit 1; \
+		if command -v $(READELF) >/dev/null && $(READELF) -d $(BIN) | grep -i 'NEEDED.*libcuda'; then \
+			echo "make: $(BIN) links libcuda: it would not start without the NVIDIA driver"; \
+			rm -f $(BIN); exit 1; \
+		fi; \
+		echo "make: built $(BIN) with CUDA: GPUs through the NVIDIA driver at run time, else the CPU (kernels: committed PTX of nvcc $$(sed -n 's/^nvcc: release \([0-9.]*\).*/\1/p' kernels/ptx/BUILD.txt))"; \
+	else \
+		$(GO) build $(GOFLAGS_BUILD) -ldflags '$(LDFLAGS_BUILD)' -o $(BIN) ./cmd/nqueens-gpu || exit 1; \
+		echo "make: built $(BIN) for the CPU only ($${v#cpu: }); for the GPU variant install the CUDA toolkit (make cuda-deps: Debian's nvidia-cuda-toolkit) and run make again"; \
+	fi
+
+gpu:
+	@$(MAKE) --no-print-directory build CUDA=1
+
+cpu:
+	@$(MAKE) --no-print-directory build CUDA=0
 
 test:
 	$(GO) vet ./...
@@ -76,44 +112,20 @@ test:
 cuda-deps:
 	bash scripts/install-cuda-toolkit.sh
 
-# PTX: one module per kernels/*.cu. kernels/ptx/ is not committed; the cuda
-# build embeds it (kernels/ptx_cuda.go), the CPU build never looks at it.
-# BUILD.txt records nvcc's version and flags; it is rewritten only when
-# they change, and a stale NAME.ptx whose NAME.cu is gone is removed, so
-# the embedded folder is exactly what the sources give.
-ptx: $(PTX_OUT) kernels/ptx/BUILD.txt
-	@for f in kernels/ptx/*.ptx; do \
-		[ -e "$$f" ] || continue; \
-		n=$$(basename "$$f" .ptx); \
-		[ -f "kernels/$$n.cu" ] || { echo "rm $$f (no kernels/$$n.cu)"; rm -f "$$f"; }; \
-	done
+# The PTX: scripts/ptx.sh compiles every kernels/NAME.cu into NAME.ptx and,
+# with -DNQ_NODES=1, NAME_nodes.ptx (the -gpu-nodes twins), and writes
+# BUILD.txt: nvcc's version, the flags, each module's command and the
+# SHA-256 of every kernel source. The cuda build embeds the folder
+# (kernels/ptx_cuda.go). ptx-check compares all of it, byte by byte, with
+# a fresh build in a temporary folder.
+ptx:
+	@$(PTX_ENV) sh scripts/ptx.sh build kernels/ptx
+	@echo "make: wrote kernels/ptx with nvcc $$(sed -n 's/^nvcc: release \([0-9.]*\).*/\1/p' kernels/ptx/BUILD.txt); commit it with the sources"
 
-kernels/ptx:
-	mkdir -p $@
+ptx-check:
+	@$(PTX_ENV) sh scripts/ptx.sh check
 
-kernels/ptx/%.ptx: kernels/%.cu $(CU_HDRS) Makefile | kernels/ptx
-	$(NVCC) $(NVCC_ALL) -o $@ $<
-
-# nodes.cu builds boards.cu and frames.cu again with node counting.
-kernels/ptx/nodes.ptx: kernels/boards.cu kernels/frames.cu
-
-kernels/ptx/BUILD.txt: FORCE | kernels/ptx
-	@command -v $(NVCC) >/dev/null || { echo "$(NVCC) not found: run make cuda-deps"; exit 1; }
-	@{ echo "nvcc: $$($(NVCC) --version | tail -n 1)"; \
-	   echo "flags: $(NVCC_ALL)"; } > $@.tmp
-	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; echo "wrote $@"; fi
-
-# The CUDA binary. The readelf check guards the property the fallback rests
-# on: no NEEDED entry for libcuda (see gpu/cuda_shim.go).
-gpu: ptx
-	$(GO) build $(GOFLAGS_BUILD) -ldflags '$(LDFLAGS_BUILD)' -tags cuda -o $(BIN_CUDA) ./cmd/nqueens-gpu
-	@if $(READELF) -d $(BIN_CUDA) | grep -i 'NEEDED.*libcuda'; then \
-		echo "$(BIN_CUDA) links libcuda: it would not start without the NVIDIA driver"; \
-		rm -f $(BIN_CUDA); exit 1; \
-	fi
-	@echo "$(BIN_CUDA): no load-time dependency on libcuda"
-
-test-cuda: ptx
+test-cuda:
 	$(GO) vet -tags cuda ./...
 	$(GO) test -count=1 -tags cuda ./gpu/... ./kernels/...
 
@@ -122,7 +134,7 @@ test-cuda: ptx
 bundle: gpu
 	rm -rf bundle
 	mkdir -p bundle
-	cp $(BIN_CUDA) bundle/
+	cp $(BIN) bundle/
 	$(GO) test -c -tags cuda -o bundle/gpu.test ./gpu
 	@for p in $$($(GO) list -tags cuda -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./kernels/...); do \
 		echo "$(GO) test -c -tags cuda -o bundle/$${p##*/}.test $$p"; \
@@ -166,7 +178,7 @@ bench-doc:
 	$(GO) run ./scripts/benchdoc -doc docs/benchmarks.md -plot docs/bench/time.svg $(sort $(wildcard docs/bench/*.json))
 
 clean:
-	rm -rf bin bundle kernels/ptx
+	rm -rf bin bundle
 
 FORCE:
 

@@ -5,6 +5,7 @@ go 1.24.0
 require (
 	github.com/mumax/3 v0.0.0-20261020084628-54efa12420b2
 	github.com/schollz/progressbar/v3 v3.18.0
+	golang.org/x/sys v0.39.0
 	golang.org/x/term v0.38.0
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.17.0
@@ -20,6 +21,5 @@ require (
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	golang.org/x/image v0.30.0 // indirect
-	golang.org/x/sys v0.39.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 )

@@ -12,11 +12,12 @@ import (
 	"fmt"
 	"runtime"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
 
-// Options tunes a CPU run. The zero value picks sensible defaults.
+// Options tunes a CPU run. The zero value picks the defaults of nq.Spec.
 type Options struct {
 	// Workers is the number of goroutines that search; 0 means one per core.
 	Workers int
@@ -24,7 +25,7 @@ type Options struct {
 	// 0 picks one from N.
 	Depth int
 	// Batch is the number of tasks handed to a worker at a time; 0 means
-	// DefaultBatch. Depth and Batch fix the numbering of batches, which
+	// nq.DefaultBatch. Depth and Batch fix the numbering of batches, which
 	// checkpoints and shards refer to.
 	Batch int
 	// Select, if not nil, picks the batches to search by index, in the
@@ -36,87 +37,108 @@ type Options struct {
 	Done func(batches []int, p nq.Partial)
 }
 
-// DefaultBatch is the number of tasks in a batch unless Options say
-// otherwise.
-const DefaultBatch = 256
-
-func (o Options) workers() int {
-	if o.Workers > 0 {
-		return o.Workers
+func workers(k int) int {
+	if k > 0 {
+		return k
 	}
 	return runtime.GOMAXPROCS(0)
 }
 
-// DefaultAlgo is the fastest algorithm of this backend.
-const DefaultAlgo = nq.Symmetry
-
-// Solve counts the solutions of the n-queens problem with algo on the CPU.
-// It returns ctx's error if ctx is cancelled before the count is complete.
-// With Options.Select it counts only the selected batches: use SolvePartial
-// for those, whose sums are not counts on their own.
+// Solve counts the solutions of the n-queens problem with algo on the CPU:
+// a job (internal/job) of the spec that opt gives, with this backend as
+// its only worker. It returns ctx's error if ctx is cancelled before the
+// count is complete. opt.Select and opt.Done are not used: SolvePartial
+// counts chosen batches.
 func Solve(ctx context.Context, n int, algo nq.Algo, opt Options) (nq.Counts, error) {
-	p, err := SolvePartial(ctx, n, algo, opt)
-	if err != nil {
-		return nq.Counts{}, err
-	}
-	return nq.Reduce(algo, p)
+	spec := nq.Spec{N: n, Algo: algo, Depth: opt.Depth, Batch: opt.Batch}
+	b := New(opt.Workers)
+	return job.Count(ctx, job.Config{Spec: spec, Workers: []job.Worker{{Name: b.Name(), Run: func(ctx context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
+		return b.Count(ctx, spec.Normalize(), sel, done)
+	}}}})
 }
 
-// SolvePartial searches the batches of n and algo that opt selects (all by
-// default) and returns their summed partials, to be added to the partials
-// of the other batches and reduced with nq.Reduce.
+// SolvePartial searches the task batches of n and algo that opt selects
+// (all by default) and returns their summed partials, to be added to the
+// partials of the other batches and reduced with nq.Reduce. A board too
+// small to split (nq.Spec.Whole) has no task batches: the job counts it.
 func SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Options) (nq.Partial, error) {
-	if err := nq.CheckN(n); err != nil {
-		return nq.Partial{}, err
-	}
-	if _, err := nq.ParseAlgo(string(algo)); err != nil {
+	spec := nq.Spec{N: n, Algo: algo, Depth: opt.Depth, Batch: opt.Batch}.Normalize()
+	if err := checkTasks(spec); err != nil {
 		return nq.Partial{}, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nq.Partial{}, err
 	}
-	batch := opt.Batch
-	if batch <= 0 {
-		batch = DefaultBatch
+	return count(ctx, spec, workers(opt.Workers), opt.Select, opt.Done)
+}
+
+// checkTasks returns an error unless spec is valid and split into tasks.
+func checkTasks(spec nq.Spec) error {
+	if err := spec.Validate(); err != nil {
+		return err
 	}
-	depth := opt.Depth
-	if depth == 0 {
-		depth = tasks.DefaultDepth(n)
+	if spec.Whole() {
+		return fmt.Errorf("cpu: N=%d -algo %s is counted whole by the job, not in task batches", spec.N, spec.Algo)
 	}
-	if n < 4 || (algo == nq.CarryChain && n < 5) {
-		// Boards this small have no rows to split the search on, and at
-		// N=4 a carry-chain frame is the whole board: one batch (index 0)
-		// of the plain search, exact and instant, whose sums are counts
-		// (scaled to what the algorithm's reduction expects).
-		if opt.Select != nil && !opt.Select(0) {
-			return nq.Partial{}, nil
-		}
-		p := smallSolve(n, algo)
-		if opt.Done != nil {
-			opt.Done([]int{0}, p)
-		}
-		return p, nil
+	return nil
+}
+
+// Backend counts task batches on the CPU cores: the CPU device of the
+// device layer (internal/device).
+type Backend struct {
+	workers int
+}
+
+// New returns the CPU backend with the given number of worker goroutines
+// (0: one per core).
+func New(workers int) *Backend { return &Backend{workers: workers} }
+
+// Name is "cpu".
+func (b *Backend) Name() string { return "cpu" }
+
+// Workers is the number of goroutines that search.
+func (b *Backend) Workers() int { return workers(b.workers) }
+
+// Count searches the task batches of spec that sel selects, reporting each
+// to done, and returns when every batch is through or ctx is cancelled
+// (with ctx's error). spec must be normalized and split into tasks: the job
+// layer counts whole boards itself.
+func (b *Backend) Count(ctx context.Context, spec nq.Spec, sel func(int) bool, done func([]int, nq.Partial)) error {
+	if err := checkTasks(spec); err != nil {
+		return err
 	}
-	if depth < 2 || depth > n-1 {
-		return nq.Partial{}, fmt.Errorf("depth %d out of range 2..%d for N=%d", depth, n-1, n)
-	}
-	boards := func(kind tasks.Kind) func(func(*tasks.Boards) error) error {
+	_, err := count(ctx, spec, b.Workers(), sel, done)
+	return err
+}
+
+// Close does nothing: the CPU holds no resources between counts.
+func (b *Backend) Close() error { return nil }
+
+// count runs the search of spec's task batches on w goroutines.
+func count(ctx context.Context, spec nq.Spec, w int, sel func(int) bool, done func([]int, nq.Partial)) (nq.Partial, error) {
+	n, depth, batch := spec.N, spec.Depth, spec.Batch
+	boardsOf := func(kind tasks.Kind) func(func(*tasks.Boards) error) error {
 		return func(send func(*tasks.Boards) error) error {
 			return tasks.EnumerateBoards(n, kind, depth, batch, func(b *tasks.Boards) error {
 				return send(cloneBoards(b))
 			})
 		}
 	}
-	w, sel, done := opt.workers(), opt.Select, opt.Done
-	switch algo {
+	switch spec.Algo {
 	case nq.Backtrack:
-		return runPool(ctx, w, sel, done, boards(tasks.Plain), backtrackBoards)
+		return runPool(ctx, w, sel, done, boardsOf(tasks.Plain), backtrackBoards)
 	case nq.Bitmap:
-		return runPool(ctx, w, sel, done, boards(tasks.Plain), bitmapBoards)
+		return runPool(ctx, w, sel, done, boardsOf(tasks.Plain), bitmapBoards)
 	case nq.Mirror:
-		return runPool(ctx, w, sel, done, boards(tasks.Half), mirrorBoards)
+		return runPool(ctx, w, sel, done, boardsOf(tasks.Half), mirrorBoards)
 	case nq.Symmetry:
-		return runPool(ctx, w, sel, done, boards(tasks.Symmetry), symmetryBoards)
+		return runPool(ctx, w, sel, done, boardsOf(tasks.Symmetry), symmetryBoards)
+	case nq.Eightfold:
+		return runPool(ctx, w, sel, done, func(send func(*tasks.Eightfold) error) error {
+			return tasks.EnumerateEightfold(n, depth, batch, func(e *tasks.Eightfold) error {
+				return send(cloneEightfold(e))
+			})
+		}, eightfoldBatch)
 	default: // nq.CarryChain
 		return runPool(ctx, w, sel, done, func(send func(*tasks.Frames) error) error {
 			return tasks.EnumerateFrames(n, batch, func(f *tasks.Frames) error {
@@ -124,22 +146,6 @@ func SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Options) (nq.Par
 			})
 		}, framesBoards)
 	}
-}
-
-// smallSolve runs the placement-flag search from the empty board and
-// returns its counts as the partial sums algo's reduction expects.
-func smallSolve(n int, algo nq.Algo) nq.Partial {
-	var t tally
-	s := flagSearch{n: n, q: make([]int, n), scratch: make([]int, n), t: &t}
-	s.place(0)
-	p := t.partial()
-	switch algo {
-	case nq.Mirror:
-		p[2], p[3] = 2*p[2], 4*p[3]
-	case nq.CarryChain:
-		p[1], p[2], p[3] = 2*p[1], 4*p[2], 8*p[3]
-	}
-	return p
 }
 
 func cloneBoards(b *tasks.Boards) *tasks.Boards {

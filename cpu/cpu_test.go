@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/burnside"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
@@ -152,6 +153,13 @@ func TestSelectedBatchesAddUp(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if (nq.Spec{N: n, Algo: algo}).Whole() {
+				// No task batches: the job counts the board whole.
+				if _, err := SolvePartial(context.Background(), n, algo, Options{}); err == nil {
+					t.Errorf("%s N=%d: SolvePartial of a whole board did not fail", algo, n)
+				}
+				continue
+			}
 			var sum nq.Partial
 			seen := map[int]bool{}
 			var mu sync.Mutex
@@ -175,6 +183,14 @@ func TestSelectedBatchesAddUp(t *testing.T) {
 					t.Fatal(err)
 				}
 				sum.Add(p)
+			}
+			if (nq.Spec{N: n, Algo: algo}).HostBatch() {
+				// The job's own batch: the symmetric solutions.
+				s90, s180, err := burnside.Symmetric(context.Background(), n)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sum.Add(nq.Partial{0, s90, s180, 0})
 			}
 			got, err := nq.Reduce(algo, sum)
 			if err != nil || got != whole {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
 
@@ -171,16 +172,16 @@ func eightfoldTask(left, right uint64, down, meta uint32, sc *efScratch) (count,
 
 // solveEightfoldTotal counts Total for n (5 <= n <= 28) with the eightfold
 // search on workers goroutines, split rows of prefix and batches of batch
-// tasks; split < 0 picks tasks.DefaultSplit(n).
+// tasks, through the backend's count; split < 0 picks the default.
 func solveEightfoldTotal(ctx context.Context, n, split, batch, workers int) (uint64, error) {
-	if split < 0 {
-		split = tasks.DefaultSplit(n)
+	spec := nq.Spec{N: n, Algo: nq.Eightfold, Batch: batch}.Normalize()
+	if split >= 0 {
+		spec.Depth = split
 	}
-	p, err := runPool(ctx, workers, nil, nil, func(send func(*tasks.Eightfold) error) error {
-		return tasks.EnumerateEightfold(n, split, batch, func(e *tasks.Eightfold) error {
-			return send(cloneEightfold(e))
-		})
-	}, eightfoldBatch)
+	if err := checkTasks(spec); err != nil {
+		return 0, fmt.Errorf("eightfold N=%d: %w", n, err)
+	}
+	p, err := count(ctx, spec, workers, nil, nil)
 	if err != nil {
 		return 0, fmt.Errorf("eightfold N=%d: %w", n, err)
 	}

@@ -45,7 +45,7 @@ func TestEightfoldTotal(t *testing.T) {
 // checkTasks compares EightfoldTask with taskstest.SearchEightfold on each
 // task of e: completions and nodes. It returns how many tasks have a
 // completion.
-func checkTasks(t *testing.T, e *tasks.Eightfold) (nonzero int) {
+func checkEightfoldTasks(t *testing.T, e *tasks.Eightfold) (nonzero int) {
 	t.Helper()
 	for i := 0; i < e.Len(); i++ {
 		c, nodes := EightfoldTask(e, i)
@@ -71,7 +71,7 @@ func TestEightfoldTaskMatchesReference(t *testing.T) {
 			}
 			nonzero := 0
 			err := tasks.EnumerateEightfold(n, split, 500, func(e *tasks.Eightfold) error {
-				nonzero += checkTasks(t, e)
+				nonzero += checkEightfoldTasks(t, e)
 				return nil
 			})
 			if err != nil {
@@ -96,7 +96,7 @@ func TestEightfoldLargeN(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if nonzero := checkTasks(t, e); nonzero < 2 {
+		if nonzero := checkEightfoldTasks(t, e); nonzero < 2 {
 			t.Errorf("N=%d: %d of %d tasks have a completion", n, nonzero, e.Len())
 		}
 	}

@@ -18,8 +18,8 @@ func (t *tally) partial() nq.Partial {
 	return nq.Partial{t.orbit[1], t.orbit[2], t.orbit[4], t.orbit[8]}
 }
 
-// job is one batch and its index in the enumeration order.
-type job[T any] struct {
+// batchJob is one batch and its index in the enumeration order.
+type batchJob[T any] struct {
 	index int
 	batch T
 }
@@ -39,7 +39,7 @@ func runPool[T any](ctx context.Context, workers int, sel func(int) bool, done f
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	jobs := make(chan job[T], 2*workers)
+	jobs := make(chan batchJob[T], 2*workers)
 	results := make([]nq.Partial, workers)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -68,7 +68,7 @@ func runPool[T any](ctx context.Context, workers int, sel func(int) bool, done f
 			return ctx.Err()
 		}
 		select {
-		case jobs <- job[T]{i, b}:
+		case jobs <- batchJob[T]{i, b}:
 			return nil
 		case <-ctx.Done():
 			return ctx.Err()

@@ -6,15 +6,18 @@ import (
 	"fmt"
 )
 
-// Backend runs the kernels on one GPU.
-type Backend struct {
-	ctx  *Context
-	info DeviceInfo
-}
-
-// Open creates a context on GPU ordinal and loads the kernels.
-func Open(ordinal int) (*Backend, error) {
+// OpenWith creates a context on GPU ordinal, loads the kernels and runs
+// its counts with tune. Its error is one of the causes of gpu.go (an
+// *OrdinalError for an ordinal that does not exist) or a driver failure
+// (*Error).
+func OpenWith(ordinal int, tune Tuning) (*Backend, error) {
+	if err := CheckTuning(tune.Threads, tune.LaunchTime); err != nil {
+		return nil, fmt.Errorf("gpu: %w", err)
+	}
 	if err := initDriver(); err != nil {
+		return nil, err
+	}
+	if err := checkOrdinal(ordinal); err != nil {
 		return nil, err
 	}
 	var info DeviceInfo
@@ -25,11 +28,8 @@ func Open(ordinal int) (*Backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Backend{ctx: ctx, info: info}, nil
+	return &Backend{ctx: ctx, info: info, tune: tune}, nil
 }
-
-// Info describes the backend's GPU.
-func (b *Backend) Info() DeviceInfo { return b.info }
 
 // Close releases the GPU context.
 func (b *Backend) Close() error { return b.ctx.Close() }

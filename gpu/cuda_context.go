@@ -5,11 +5,9 @@ package gpu
 import (
 	"errors"
 	"fmt"
-	"math"
 	"runtime"
 	"sort"
 	"sync"
-	"unsafe"
 
 	"github.com/mumax/3/cuda/cu"
 	"github.com/nqueens-gpu/nqueens-gpu/kernels"
@@ -157,55 +155,3 @@ func (c *Context) Function(name string) cu.Function {
 
 // Synchronize waits until the context's work is done; inside Do.
 func (c *Context) Synchronize() { cu.CtxSynchronize() }
-
-// Launch starts kernel f on the default stream with a grid of blocks
-// blocks of threads threads, shared bytes of dynamic shared memory and the
-// kernel's arguments in order. It must be called inside Do and does not
-// wait for the kernel; it panics like the cu binding.
-//
-// Each argument must be a scalar of at most 8 bytes: int32, uint32, int64,
-// uint64, int, uint, float32, float64, bool or cu.DevicePtr (an int or uint
-// is passed as 64 bits: declare it long long in the kernel). Every argument
-// gets its own 8-byte slot, which the driver reads as many bytes of as the
-// kernel's parameter has (little-endian, so a 4-byte parameter sees the low
-// half). cu.LaunchKernel itself reads 8 bytes behind every pointer it is
-// given, which is why the values are copied into slots first.
-func Launch(f cu.Function, blocks, threads, shared int, args ...any) {
-	LaunchOn(0, f, blocks, threads, shared, args...)
-}
-
-// LaunchOn is Launch on stream s (0 is the default stream).
-func LaunchOn(s cu.Stream, f cu.Function, blocks, threads, shared int, args ...any) {
-	slots := make([]uint64, len(args))
-	ptrs := make([]unsafe.Pointer, len(args))
-	for i, a := range args {
-		switch v := a.(type) {
-		case int32:
-			slots[i] = uint64(uint32(v))
-		case uint32:
-			slots[i] = uint64(v)
-		case int64:
-			slots[i] = uint64(v)
-		case uint64:
-			slots[i] = v
-		case int:
-			slots[i] = uint64(v)
-		case uint:
-			slots[i] = uint64(v)
-		case float32:
-			slots[i] = uint64(math.Float32bits(v))
-		case float64:
-			slots[i] = math.Float64bits(v)
-		case bool:
-			if v {
-				slots[i] = 1
-			}
-		case cu.DevicePtr:
-			slots[i] = uint64(v)
-		default:
-			panic(fmt.Sprintf("gpu.Launch: argument %d has type %T, not a scalar", i, a))
-		}
-		ptrs[i] = unsafe.Pointer(&slots[i])
-	}
-	cu.LaunchKernel(f, blocks, 1, 1, threads, 1, 1, shared, s, ptrs)
-}

@@ -5,10 +5,12 @@ package gpu
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 
 	"github.com/mumax/3/cuda/cu"
+	"github.com/nqueens-gpu/nqueens-gpu/kernels"
 )
 
 // Error is a failed CUDA driver call.
@@ -51,17 +53,50 @@ func guard(op string, f func()) (err error) {
 	return nil
 }
 
-// initDriver opens the driver library and calls cuInit, once per process.
+// initDriver opens the driver library and calls cuInit, once per process;
+// its error is one of the causes of gpu.go.
 var initDriver = sync.OnceValue(func() error {
 	if err := driverError(); err != nil {
 		return err
 	}
-	return guard("cuInit", func() { cu.Init(0) })
+	if err := guard("cuInit", func() { cu.Init(0) }); err != nil {
+		_, loaded := readModuleVersion()
+		return classifyInit(err, loaded, driverPath(), os.Getenv("CUDA_VISIBLE_DEVICES"))
+	}
+	return nil
 })
+
+// classifyInit turns a failed cuInit into a cause: loaded says whether
+// the NVIDIA kernel module is loaded (/proc/driver/nvidia/version exists),
+// lib is the driver library's file, and visible is CUDA_VISIBLE_DEVICES
+// ("" when unset).
+func classifyInit(err error, loaded bool, lib, visible string) error {
+	var e *Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	// A driver library without its kernel module (Debian's libcuda1 on a
+	// machine without an NVIDIA GPU, or a module that failed to load)
+	// reports no device. WSL has a driver but no /proc/driver/nvidia.
+	if !loaded && !strings.Contains(lib, "/wsl/") &&
+		(e.Code == cu.ERROR_NO_DEVICE || e.Code == cu.ERROR_UNKNOWN || e.Code == cu.ERROR_OPERATING_SYSTEM) {
+		if lib == "" {
+			lib = "libcuda.so.1"
+		}
+		return fmt.Errorf("%w: %s is installed, but the NVIDIA kernel module is not loaded (%w)", ErrNoDriver, lib, e)
+	}
+	if e.Code == cu.ERROR_NO_DEVICE {
+		if visible != "" {
+			return fmt.Errorf("%w with CUDA_VISIBLE_DEVICES=%q (%w)", ErrNoDevice, visible, e)
+		}
+		return fmt.Errorf("%w (%w)", ErrNoDevice, e)
+	}
+	return fmt.Errorf("%w: %w", ErrDriver, e)
+}
 
 // Devices lists the GPUs the driver reports. It returns an error, and never
 // panics or exits, when the driver library is missing (no NVIDIA driver),
-// when it finds no device, or when the driver fails.
+// when it finds no device, or when the driver fails: see gpu.go's causes.
 func Devices() ([]DeviceInfo, error) {
 	if err := initDriver(); err != nil {
 		return nil, err
@@ -77,9 +112,25 @@ func Devices() ([]DeviceInfo, error) {
 		return nil, err
 	}
 	if len(devs) == 0 {
-		return nil, errors.New("the CUDA driver reports no device")
+		return nil, fmt.Errorf("%w (it counts 0 devices)", ErrNoDevice)
 	}
 	return devs, nil
+}
+
+// checkOrdinal returns nil when GPU ordinal exists, else an
+// *OrdinalError (or the driver's error). The driver must be initialised.
+func checkOrdinal(ordinal int) error {
+	var count int
+	if err := guard("count devices", func() { count = cu.DeviceGetCount() }); err != nil {
+		return err
+	}
+	if ordinal < 0 || ordinal >= count {
+		if count == 0 {
+			return fmt.Errorf("%w (it counts 0 devices)", ErrNoDevice)
+		}
+		return &OrdinalError{Ordinal: ordinal, Count: count}
+	}
+	return nil
 }
 
 // deviceInfo describes GPU ordinal; it panics like the cu binding.
@@ -96,12 +147,32 @@ func deviceInfo(ordinal int) DeviceInfo {
 	}
 }
 
-// DriverVersion returns the CUDA version the driver supports (e.g. 12020
-// for 12.2) and the file the driver library was loaded from, for logs.
-func DriverVersion() (version int, path string, err error) {
+// Driver describes the NVIDIA driver: the kernel module's version, the
+// CUDA version the driver library supports and its file. It needs no GPU
+// and no cuInit; without the library it returns what it knows with the
+// ErrNoDriver error.
+func Driver() (DriverInfo, error) {
+	var d DriverInfo
+	d.Version, _ = readModuleVersion()
 	if err := driverError(); err != nil {
+		return d, err
+	}
+	d.Library = driverPath()
+	err := guard("cuDriverGetVersion", func() { d.CUDA = cu.Version() })
+	return d, err
+}
+
+// DriverVersion returns the CUDA version the driver supports (e.g. 12020
+// for 12.2) and the file the driver library was loaded from, for logs: the
+// CUDA and Library of Driver.
+func DriverVersion() (version int, path string, err error) {
+	d, err := Driver()
+	if err != nil {
 		return 0, "", err
 	}
-	err = guard("cuDriverGetVersion", func() { version = cu.Version() })
-	return version, driverPath(), err
+	return d.CUDA, d.Library, nil
 }
+
+// CUDABuild reports whether the binary was built with CUDA and, if so,
+// how its kernels' PTX was compiled (nvcc version and flags).
+func CUDABuild() (cuda bool, ptx string) { return true, strings.TrimSpace(kernels.Build()) }

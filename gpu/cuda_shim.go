@@ -14,7 +14,7 @@ package gpu
 // entry for libcuda.so.1, whatever the linker's --as-needed default is, and
 // a build machine needs no libcuda.so at all, only cuda.h. (GNU ld applies
 // every -L to every -l in command-line order, and cmd/link passes this
-// package's flags before those of the packages it imports; `make gpu`
+// package's flags before those of the packages it imports; `make build`
 // checks the result with readelf.)
 //
 // -I/usr/local/cuda/include matches the binding's flags so that both
@@ -48,10 +48,10 @@ import (
 const ctxSchedBlockingSync = uint(C.CU_CTX_SCHED_BLOCKING_SYNC)
 
 // driverError returns nil when the driver library is open, or why it could
-// not be opened.
+// not be opened (ErrNoDriver with the loader's message).
 func driverError() error {
 	if msg := C.nqshim_load(); msg != nil {
-		return fmt.Errorf("CUDA driver not found: %s", C.GoString(msg))
+		return fmt.Errorf("%w (%s)", ErrNoDriver, C.GoString(msg))
 	}
 	return nil
 }

@@ -10,9 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/mumax/3/cuda/cu"
-	"github.com/nqueens-gpu/nqueens-gpu/cpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
-	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
 
 // How a solve runs on the GPU:
@@ -47,62 +45,44 @@ const (
 	outCounts  = 4
 )
 
-// Solve counts the solutions of the n-queens problem with algo on the GPU,
-// with boards as deep as this GPU needs (tasks.DepthFor with MinTasks).
-func (b *Backend) Solve(ctx context.Context, n int, algo nq.Algo) (nq.Counts, error) {
-	var opt Options
-	if algo == nq.Symmetry && n >= 4 {
-		opt.Depth = tasks.DepthFor(n, MinTasks([]DeviceInfo{b.info}))
-	}
-	p, err := b.SolvePartial(ctx, n, algo, opt)
-	if err != nil {
-		return nq.Counts{}, err
-	}
-	return nq.Reduce(algo, p)
-}
-
-// SolvePartial searches the batches that opt selects and returns their
-// summed partials (see nq.Reduce). Boards too small to split (N < 4, or
-// N < 5 for the carry chain) are counted on the host.
+// SolvePartial searches the task batches that opt selects and returns
+// their summed partials (see nq.Reduce). A board too small to split
+// (nq.Spec.Whole) has no task batches: the job counts it.
 func (b *Backend) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Options) (nq.Partial, error) {
-	if err := nq.CheckN(n); err != nil {
-		return nq.Partial{}, err
+	v, explicit := opt.variant()
+	kernel, err := lookupKernel(algo, v, explicit)
+	if err != nil {
+		return nq.Partial{}, fmt.Errorf("gpu: %w", err)
 	}
-	if !Supports(algo) {
-		return nq.Partial{}, fmt.Errorf("gpu: algorithm %s has no GPU kernel (GPU kernels: symmetry, carrychain)", algo)
+	spec := nq.Spec{N: n, Algo: algo, Depth: opt.Depth, Batch: opt.Batch}.Normalize()
+	if err := spec.Validate(); err != nil {
+		return nq.Partial{}, fmt.Errorf("gpu: %w", err)
 	}
-	copt := cpu.Options{Depth: opt.Depth, Batch: opt.Batch, Select: opt.Select, Done: opt.Done}
-	if n < 4 || (algo == nq.CarryChain && n < 5) {
-		return cpu.SolvePartial(ctx, n, algo, copt)
+	if spec.Whole() {
+		return nq.Partial{}, fmt.Errorf("gpu: N=%d -algo %s is counted whole by the job, not in task batches", n, algo)
 	}
-	depth := opt.Depth
-	if depth == 0 {
-		depth = tasks.DefaultDepth(n)
-	}
-	if depth < 2 || depth > n-1 {
-		return nq.Partial{}, fmt.Errorf("gpu: depth %d out of range 2..%d for N=%d", depth, n-1, n)
-	}
-	batch := opt.Batch
-	if batch <= 0 {
-		batch = cpu.DefaultBatch
-	}
+	depth, batch := spec.Depth, spec.Batch
 	if err := CheckTuning(opt.Threads, opt.LaunchTime); err != nil {
 		return nq.Partial{}, fmt.Errorf("gpu: %w", err)
 	}
 	// The launch time aims long enough to hide launch and copy costs and
 	// short enough that a cancelled run stops promptly and no launch comes
 	// near a display watchdog.
-	tune := launchTuning{threads: opt.Threads, target: opt.LaunchTime,
-		dynamic: (opt.Dynamic || opt.SharedStack) && algo == nq.Symmetry,
-		shared:  opt.SharedStack && algo == nq.Symmetry, nodes: opt.Nodes != nil}
+	tune := launchTuning{kernel: kernel, threads: opt.Threads, target: opt.LaunchTime, nodes: opt.Nodes != nil}
 	if tune.threads == 0 {
 		tune.threads = DefaultThreads
-	}
-	if tune.shared {
-		if err := CheckSharedStack(n, depth, tune.threads); err != nil {
-			return nq.Partial{}, fmt.Errorf("gpu: %w", err)
+		// Without a block size asked for, blocks of stacks in shared
+		// memory shrink to fit (the eightfold stacks of N=28).
+		for kernel.sharedBytes != nil && tune.threads > 32 && kernel.sharedBytes(n, depth, tune.threads) > MaxSharedStack {
+			tune.threads -= 32
 		}
-		tune.sharedBytes = 4 * SymWords(n, depth) * tune.threads
+	}
+	if kernel.sharedBytes != nil {
+		tune.sharedBytes = kernel.sharedBytes(n, depth, tune.threads)
+		if tune.sharedBytes > MaxSharedStack {
+			return nq.Partial{}, fmt.Errorf("gpu: shared-memory stacks of %d threads need %d bytes at N=%d, depth %d, more than %d: use fewer threads per block",
+				tune.threads, tune.sharedBytes, n, depth, MaxSharedStack)
+		}
 	}
 	if tune.target == 0 {
 		tune.target = DefaultLaunchTime
@@ -113,9 +93,13 @@ func (b *Backend) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Opt
 
 	words := depth // row words per task
 	perTask := 4 * (depth + 3)
-	if algo == nq.CarryChain {
+	switch kernel.layout {
+	case frameLayout:
 		words = n
 		perTask = 4*n + 2
+	case eightfoldLayout:
+		words = 0
+		perTask = 8 + 8 + 4 + 4 // left, right, down, meta
 	}
 	capTasks := slotBytes / perTask
 
@@ -132,8 +116,8 @@ func (b *Backend) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Opt
 
 	var sum nq.Partial
 	var nodes uint64
-	err := b.ctx.Do(fmt.Sprintf("count N=%d with the %s kernel", n, algo), func() {
-		sum, nodes = b.consume(pctx, n, algo, depth, words, perTask, capTasks, tune, &target, groups, opt.Done)
+	err = b.ctx.Do(fmt.Sprintf("count N=%d with the %s kernel", n, algo), func() {
+		sum, nodes = b.consume(pctx, n, depth, perTask, capTasks, tune, &target, groups, opt.Done)
 	})
 	cancel()
 	for range groups { // let the producer finish
@@ -153,15 +137,22 @@ func (b *Backend) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Opt
 	return sum, nil
 }
 
-// launchTuning is the kernel variant, the block size and the kernel time
-// per launch.
+// launchTuning is the kernel, the block size and the kernel time per
+// launch.
 type launchTuning struct {
+	kernel      *kernelSpec
 	threads     int
 	target      time.Duration
-	dynamic     bool // nq_symmetry_boards_dyn: persistent threads, shared counter
-	shared      bool // nq_symmetry_boards_smem: as dynamic, stacks in shared memory
-	sharedBytes int  // the smem kernel's dynamic shared memory per block
-	nodes       bool // the _nodes kernels (kernels/nodes.cu)
+	sharedBytes int  // dynamic shared memory per block (kernel.sharedBytes)
+	nodes       bool // the kernel's _nodes twin
+}
+
+// kernelName is the PTX entry that tune runs.
+func (tune launchTuning) kernelName() string {
+	if tune.nodes {
+		return tune.kernel.name + "_nodes"
+	}
+	return tune.kernel.name
 }
 
 // slot is one set of launch buffers with its own stream.
@@ -175,31 +166,14 @@ type slot struct {
 	busy    *group // launched, not yet read back
 }
 
-// kernelName is the kernel that algo runs with tune.
-func kernelName(algo nq.Algo, tune launchTuning) string {
-	name := "nq_symmetry_boards"
-	switch {
-	case algo == nq.CarryChain:
-		name = "nq_carry_frames"
-	case tune.shared:
-		name = "nq_symmetry_boards_smem"
-	case tune.dynamic:
-		name = "nq_symmetry_boards_dyn"
-	}
-	if tune.nodes {
-		name += "_nodes"
-	}
-	return name
-}
-
 // consume runs on the context's thread: it launches each group and reads
 // the results back, two slots deep, and returns the partial sums and the
 // nodes (zero unless tune.nodes). A driver failure panics (cu's way) and
 // Do turns it into the error of the solve.
-func (b *Backend) consume(ctx context.Context, n int, algo nq.Algo, depth, words, perTask, capTasks int, tune launchTuning,
+func (b *Backend) consume(ctx context.Context, n, depth, perTask, capTasks int, tune launchTuning,
 	target *atomic.Int64, groups <-chan *group, done func([]int, nq.Partial)) (nq.Partial, uint64) {
-	kernel := b.ctx.Function(kernelName(algo, tune))
-	// The dynamic kernel's grid fills the GPU once: as many blocks as its
+	kernel := kernelFunc(b.ctx.Function(tune.kernelName()))
+	// A fetching kernel's grid fills the GPU once: as many blocks as its
 	// SMs keep resident (2048 threads each), or fewer for a small launch.
 	resident := max(1, b.info.SMs) * max(1, 2048/tune.threads)
 	var slots [2]slot
@@ -252,7 +226,7 @@ func (b *Backend) consume(ctx context.Context, n int, algo nq.Algo, depth, words
 		s := &slots[next]
 		next ^= 1
 		finish(s)
-		s.launch(kernel, tune, resident, n, algo, depth, words, g)
+		s.launch(kernel, tune, resident, n, depth, g)
 	}
 	finish(&slots[next])
 	finish(&slots[next^1])
@@ -260,47 +234,57 @@ func (b *Backend) consume(ctx context.Context, n int, algo nq.Algo, depth, words
 }
 
 // launch copies g into the slot's buffers and queues the copies, the
-// kernel and the read-back on the slot's stream.
-func (s *slot) launch(kernel cu.Function, tune launchTuning, resident, n int, algo nq.Algo, depth, words int, g *group) {
+// kernel (through its wrapper, tune.kernel.launch) and the read-back on the
+// slot's stream.
+func (s *slot) launch(kernel kernelFunc, tune launchTuning, resident, n, depth int, g *group) {
 	threads := tune.threads
 	host := unsafe.Slice((*byte)(s.host), s.bytes)
 	off := 0
-	put32 := func(src []uint32) cu.DevicePtr {
+	put32 := func(src []uint32) devPtr {
 		at := off
 		off += copy(unsafe.Slice((*uint32)(unsafe.Pointer(&host[at])), len(src)), src) * 4
 		off = (off + 15) &^ 15
-		return s.dev + cu.DevicePtr(at)
+		return devPtr(s.dev) + devPtr(at)
 	}
-	put8 := func(src []uint8) cu.DevicePtr {
+	put64 := func(src []uint64) devPtr {
+		at := off
+		off += copy(unsafe.Slice((*uint64)(unsafe.Pointer(&host[at])), len(src)), src) * 8
+		off = (off + 15) &^ 15
+		return devPtr(s.dev) + devPtr(at)
+	}
+	put8 := func(src []uint8) devPtr {
 		at := off
 		off += copy(host[at:], src)
 		off = (off + 15) &^ 15
-		return s.dev + cu.DevicePtr(at)
+		return devPtr(s.dev) + devPtr(at)
 	}
-	blocks := (g.count + threads - 1) / threads
 	cu.MemsetD32Async(s.devOut, 0, outBytes/4, s.stream) // counters and next
 
-	if algo == nq.CarryChain {
-		rows := put32(g.rows)
-		weight := put8(g.weight)
-		sym := put8(g.sym180)
-		cu.MemcpyHtoDAsync(s.dev, s.host, int64(off), s.stream)
-		LaunchOn(s.stream, kernel, blocks, threads, 0,
-			int32(n), int32(g.count), rows, weight, sym, s.devOut)
-	} else {
-		rows := put32(g.rows)
-		left := put32(g.left)
-		down := put32(g.down)
-		right := put32(g.right)
-		cu.MemcpyHtoDAsync(s.dev, s.host, int64(off), s.stream)
-		if tune.dynamic {
-			LaunchOn(s.stream, kernel, min(blocks, resident), threads, tune.sharedBytes,
-				int32(n), int32(depth), int32(g.count), rows, left, down, right, s.devOut, s.devOut+nextOffset)
-		} else {
-			LaunchOn(s.stream, kernel, blocks, threads, 0,
-				int32(n), int32(depth), int32(g.count), rows, left, down, right, s.devOut)
-		}
+	a := groupArgs{n: int32(n), depth: int32(depth), count: int32(g.count),
+		out: devPtr(s.devOut), next: devPtr(s.devOut) + nextOffset}
+	switch tune.kernel.layout {
+	case frameLayout:
+		a.rows = put32(g.rows)
+		a.weight = put8(g.weight)
+		a.sym180 = put8(g.sym180)
+	case boardLayout:
+		a.rows = put32(g.rows)
+		a.left = put32(g.left)
+		a.down = put32(g.down)
+		a.right = put32(g.right)
+	case eightfoldLayout:
+		a.left = put64(g.left64)
+		a.right = put64(g.right64)
+		a.down = put32(g.down)
+		a.meta = put32(g.meta)
+		a.frames = int32(efFrames(n, depth))
 	}
+	cu.MemcpyHtoDAsync(s.dev, s.host, int64(off), s.stream)
+	shape := launchShape{blocks: (g.count + threads - 1) / threads, threads: threads, sharedBytes: tune.sharedBytes}
+	if tune.kernel.fetch {
+		shape.blocks = min(shape.blocks, resident)
+	}
+	tune.kernel.launch(streamLauncher(s.stream), kernel, shape, &a)
 	cu.MemcpyDtoHAsync(s.hostOut, s.devOut, outCounts*8, s.stream)
 	s.busy = g
 }

@@ -26,10 +26,15 @@ var variants = []struct {
 	{"symmetry-dynamic", nq.Symmetry, Options{Dynamic: true}},
 	{"symmetry-smem", nq.Symmetry, Options{SharedStack: true}},
 	{"symmetry-smem-256", nq.Symmetry, Options{SharedStack: true, Threads: 256}},
+	{"symmetry-variant-dynamic", nq.Symmetry, Options{Variant: Dynamic, Threads: 64}},
 	{"carrychain", nq.CarryChain, Options{}},
+	{"eightfold", nq.Eightfold, Options{}},
+	{"eightfold-static", nq.Eightfold, Options{Variant: Static}},
+	{"eightfold-static-64", nq.Eightfold, Options{Variant: Static, Threads: 64}},
 }
 
-// Every kernel counts N=1..14 exactly as the CPU path does (C2, C4, C8),
+// Every kernel counts N=4..14 (those split into tasks) exactly as the CPU
+// path does (C2, C4, C8),
 // at the default depth and at a small one, and its _nodes twin counts the
 // same and as many nodes as the C search on the host.
 func TestSolveMatchesCPU(t *testing.T) {
@@ -40,6 +45,9 @@ func TestSolveMatchesCPU(t *testing.T) {
 			for _, depth := range []int{0, 3} {
 				if depth != 0 && (v.algo == nq.CarryChain || depth > n-1) {
 					continue
+				}
+				if (nq.Spec{N: n, Algo: v.algo}).Whole() {
+					continue // no task batches: the job counts it (internal/job)
 				}
 				t.Run(fmt.Sprintf("%s/N=%d/depth=%d", v.name, n, depth), func(t *testing.T) {
 					want, err := cpu.SolvePartial(ctx, n, v.algo, cpu.Options{Depth: depth})
@@ -79,9 +87,18 @@ func TestSolveMatchesCPU(t *testing.T) {
 func hostNodes(t *testing.T, n int, algo nq.Algo, depth int) uint64 {
 	var c host.Counts
 	var err error
-	if algo == nq.CarryChain {
+	switch algo {
+	case nq.Eightfold:
+		if depth == 0 {
+			depth = tasks.DefaultSplit(n)
+		}
+		err = tasks.EnumerateEightfold(n, depth, 4096, func(e *tasks.Eightfold) error {
+			c.Nodes += host.Eightfold(e).Nodes
+			return nil
+		})
+	case nq.CarryChain:
 		err = tasks.EnumerateFrames(n, 4096, func(f *tasks.Frames) error { c.Add(host.Frames(f)); return nil })
-	} else {
+	default:
 		if depth == 0 {
 			depth = tasks.DefaultDepth(n)
 		}
@@ -106,8 +123,7 @@ func runBoards(t *testing.T, b *Backend, bs *tasks.Boards, tune launchTuning) (n
 	var nodes uint64
 	perTask := 4 * (bs.Depth + 3)
 	err := b.ctx.Do("count random boards", func() {
-		p, nodes = b.consume(context.Background(), bs.N, nq.Symmetry, bs.Depth, bs.Depth, perTask, bs.Len(),
-			tune, &target, groups, nil)
+		p, nodes = b.consume(context.Background(), bs.N, bs.Depth, perTask, bs.Len(), tune, &target, groups, nil)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -125,17 +141,59 @@ func TestRandomBoardsLargeN(t *testing.T) {
 		depth := n - 15
 		bs := taskstest.RandomSymmetryBoards(n, depth, 2000, 11)
 		want := host.Boards(bs)
-		for _, tune := range []launchTuning{
-			{threads: 128},
-			{threads: 128, dynamic: true},
-			{threads: 128, dynamic: true, shared: true, sharedBytes: 4 * SymWords(n, depth) * 128},
-		} {
-			tune.target = time.Second
-			tune.nodes = true
+		for _, v := range Variants(nq.Symmetry) {
+			kernel, err := lookupKernel(nq.Symmetry, v, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tune := launchTuning{kernel: kernel, threads: 128, target: time.Second, nodes: true}
+			if kernel.sharedBytes != nil {
+				tune.sharedBytes = kernel.sharedBytes(n, depth, tune.threads)
+			}
 			p, nodes := runBoards(t, b, bs, tune)
 			got := host.Counts{C2: p[1], C4: p[2], C8: p[3], Nodes: nodes}
 			if got != want {
-				t.Errorf("N=%d depth=%d %s: GPU %+v, host %+v", n, depth, kernelName(nq.Symmetry, tune), got, want)
+				t.Errorf("N=%d depth=%d %s: GPU %+v, host %+v", n, depth, tune.kernelName(), got, want)
+			}
+		}
+	}
+}
+
+// Random eightfold tasks of N=22..28 count on every eightfold kernel
+// exactly as on the host's C search, totals and nodes: the shifts of the
+// table and the 64-bit diagonal words reach their widest there, and no
+// full count runs in a test.
+func TestRandomEightfoldLargeN(t *testing.T) {
+	b := openOrSkip(t)
+	for _, n := range []int{22, 23, 25, 28} {
+		split := n - 14 // 11 rows or so left per task
+		e, err := taskstest.RandomEightfold(n, split, 2000, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := host.Eightfold(e)
+		for _, v := range Variants(nq.Eightfold) {
+			kernel, err := lookupKernel(nq.Eightfold, v, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tune := launchTuning{kernel: kernel, threads: 64, target: time.Second, nodes: true}
+			tune.sharedBytes = kernel.sharedBytes(n, split, tune.threads)
+			g := &group{batches: []int{0}, count: e.Len(), left64: e.Left, right64: e.Right, down: e.Down, meta: e.Meta}
+			groups := make(chan *group, 1)
+			groups <- g
+			close(groups)
+			var target atomic.Int64
+			var p nq.Partial
+			var nodes uint64
+			err = b.ctx.Do("count random eightfold tasks", func() {
+				p, nodes = b.consume(context.Background(), n, split, 24, e.Len(), tune, &target, groups, nil)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p != (nq.Partial{0, 0, 0, want.Total}) || nodes != want.Nodes {
+				t.Errorf("N=%d %s: GPU %v and %d nodes, host total %d and %d nodes", n, v, p, nodes, want.Total, want.Nodes)
 			}
 		}
 	}

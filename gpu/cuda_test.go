@@ -16,6 +16,8 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/kernels"
 )
 
+func init() { embeddedPTX = kernels.PTX }
+
 // With NQUEENS_REQUIRE_GPU=1 (bundle/run-gpu-checks.sh sets it) the tests
 // fail instead of skipping when there is no usable GPU.
 func requireGPU() bool { return os.Getenv("NQUEENS_REQUIRE_GPU") == "1" }
@@ -65,35 +67,147 @@ func TestDevices(t *testing.T) {
 			t.Errorf("implausible %+v", d)
 		}
 	}
-	if _, err := Open(len(devs)); err == nil {
-		t.Errorf("Open(%d) of a GPU that does not exist succeeded", len(devs))
+	_, err = Open(len(devs))
+	var oe *OrdinalError
+	if !errors.Is(err, ErrNoSuchGPU) || !errors.As(err, &oe) || oe.Ordinal != len(devs) || oe.Count != len(devs) {
+		t.Errorf("Open(%d) of a GPU that does not exist: %v, want an *OrdinalError", len(devs), err)
+	}
+	d, err := Driver()
+	t.Logf("driver: %+v (CUDA %s), err %v", d, d.CUDAVersion(), err)
+	if err != nil || d.CUDA <= 0 || d.Library == "" || d.Version == "" {
+		t.Errorf("Driver on a GPU host: %+v, %v", d, err)
 	}
 }
 
 // TestMissingDriverLibrary runs this test binary again with the driver
 // library pointed at a file that does not exist: the cuda build must then
-// report the missing driver as an error, as on a machine without the NVIDIA
-// driver.
+// report the missing driver as ErrNoDriver, as on a machine without the
+// NVIDIA driver.
 func TestMissingDriverLibrary(t *testing.T) {
 	if os.Getenv("NQUEENS_TEST_CHILD") == "1" {
 		_, err := Devices()
-		if err == nil || !strings.Contains(err.Error(), "CUDA driver not found") {
-			t.Fatalf("Devices: error %v, want CUDA driver not found", err)
+		if !errors.Is(err, ErrNoDriver) || !strings.HasPrefix(err.Error(), "no NVIDIA driver (/nonexistent/libcuda.so.1: ") {
+			t.Fatalf("Devices: error %v, want no NVIDIA driver (/nonexistent/libcuda.so.1: ...)", err)
 		}
-		if _, err := Open(0); err == nil {
-			t.Fatal("Open(0) succeeded without a driver")
+		if _, err := Open(0); !errors.Is(err, ErrNoDriver) {
+			t.Fatalf("Open(0): %v, want ErrNoDriver", err)
 		}
-		if _, _, err := DriverVersion(); err == nil {
-			t.Fatal("DriverVersion succeeded without a driver")
+		if _, _, err := DriverVersion(); !errors.Is(err, ErrNoDriver) {
+			t.Fatalf("DriverVersion: %v, want ErrNoDriver", err)
 		}
-		t.Logf("Devices: %v", err)
+		d, err := Driver()
+		if !errors.Is(err, ErrNoDriver) || d.CUDA != 0 || d.Library != "" {
+			t.Fatalf("Driver: %+v, %v; want no CUDA version, no library, ErrNoDriver", d, err)
+		}
+		t.Logf("Devices: %v; fix: %s", err, Fix(err))
 		return
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestMissingDriverLibrary$", "-test.v")
-	cmd.Env = append(os.Environ(), "NQUEENS_TEST_CHILD=1", "NQUEENS_LIBCUDA=/nonexistent/libcuda.so.1")
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "--- PASS: TestMissingDriverLibrary") {
+	out, err := runChild(t, "TestMissingDriverLibrary", "NQUEENS_LIBCUDA=/nonexistent/libcuda.so.1")
+	if err != nil {
 		t.Fatalf("child: %v\n%s", err, out)
+	}
+}
+
+// runChild runs test name of this binary again in a child process with
+// env added and NQUEENS_TEST_CHILD=1, and returns its output; err is not
+// nil unless it passed.
+func runChild(t *testing.T, name string, env ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+name+"$", "-test.v")
+	cmd.Env = append(append(os.Environ(), "NQUEENS_TEST_CHILD=1"), env...)
+	out, err := cmd.CombinedOutput()
+	if err == nil && !strings.Contains(string(out), "--- PASS: "+name) {
+		err = errors.New("no PASS line")
+	}
+	return string(out), err
+}
+
+// TestNoUsableGPU checks the cause on a machine whose driver library loads
+// and that has no usable GPU: Debian's libcuda1 without the kernel module
+// (this project's CI) must give ErrNoDriver naming the missing module; a
+// loaded module with no device, ErrNoDevice. A child process with
+// CUDA_VISIBLE_DEVICES=-1 hides every GPU, so on a GPU host the child
+// checks ErrNoDevice too.
+func TestNoUsableGPU(t *testing.T) {
+	if os.Getenv("NQUEENS_TEST_CHILD") != "1" {
+		if driverError() != nil {
+			t.Skip("no driver library here: TestMissingDriverLibrary covers it")
+		}
+		out, err := runChild(t, "TestNoUsableGPU", "CUDA_VISIBLE_DEVICES=-1")
+		if err != nil {
+			t.Fatalf("child: %v\n%s", err, out)
+		}
+		t.Logf("child with CUDA_VISIBLE_DEVICES=-1:\n%s", out)
+		if _, err := Devices(); err == nil {
+			return // a GPU host: the child covered it
+		}
+	}
+	_, err := Devices()
+	if err == nil {
+		t.Fatal("Devices found a GPU")
+	}
+	_, loaded := readModuleVersion()
+	switch {
+	case !loaded && !errors.Is(err, ErrNoDriver):
+		t.Errorf("no kernel module: %v, want ErrNoDriver", err)
+	case !loaded && !strings.Contains(err.Error(), "NVIDIA kernel module is not loaded"):
+		t.Errorf("no kernel module: %q does not say so", err)
+	case loaded && !errors.Is(err, ErrNoDevice):
+		t.Errorf("kernel module %v, no device: %v, want ErrNoDevice", loaded, err)
+	}
+	var e *Error
+	if !errors.As(err, &e) || e.Op != "cuInit" {
+		t.Errorf("%v does not carry the cuInit *Error", err)
+	}
+	if _, oerr := Open(0); !errors.Is(oerr, ErrNoDriver) && !errors.Is(oerr, ErrNoDevice) {
+		t.Errorf("Open(0): %v, want the same cause as Devices", oerr)
+	}
+	d, derr := Driver()
+	if derr != nil || d.CUDA <= 0 || d.Library == "" {
+		t.Errorf("Driver: %+v, %v; want the library's CUDA version and file", d, derr)
+	}
+	t.Logf("Devices: %v; fix: %s; driver: %+v", err, Fix(err), d)
+}
+
+func TestClassifyInit(t *testing.T) {
+	const lib = "/usr/lib/x86_64-linux-gnu/libcuda.so.1"
+	tests := []struct {
+		name    string
+		code    cu.Result
+		loaded  bool
+		lib     string
+		visible string
+		cause   error
+		text    string // the error's text begins with it
+	}{
+		{"library without module", cu.ERROR_NO_DEVICE, false, lib, "", ErrNoDriver,
+			"no NVIDIA driver: " + lib + " is installed, but the NVIDIA kernel module is not loaded (cuInit: "},
+		{"no module, unknown error", cu.ERROR_UNKNOWN, false, lib, "", ErrNoDriver, "no NVIDIA driver: "},
+		{"module, no device", cu.ERROR_NO_DEVICE, true, lib, "", ErrNoDevice, "the NVIDIA driver finds no GPU (cuInit: "},
+		{"module, devices hidden", cu.ERROR_NO_DEVICE, true, lib, "-1", ErrNoDevice,
+			`the NVIDIA driver finds no GPU with CUDA_VISIBLE_DEVICES="-1" (cuInit: `},
+		{"WSL has no /proc/driver/nvidia", cu.ERROR_NO_DEVICE, false, "/usr/lib/wsl/lib/libcuda.so.1", "", ErrNoDevice,
+			"the NVIDIA driver finds no GPU (cuInit: "},
+		{"driver too old (CUDA_ERROR_INSUFFICIENT_DRIVER)", cu.Result(35), true, lib, "", ErrDriver, "the NVIDIA driver failed: cuInit: "},
+		{"version mismatch (CUDA_ERROR_SYSTEM_DRIVER_MISMATCH)", cu.Result(803), true, lib, "", ErrDriver, "the NVIDIA driver failed: cuInit: "},
+	}
+	causes := []error{ErrNoCUDA, ErrNoDriver, ErrNoDevice, ErrNoSuchGPU, ErrDriver}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := classifyInit(&Error{Op: "cuInit", Code: tt.code}, tt.loaded, tt.lib, tt.visible)
+			for _, c := range causes {
+				if errors.Is(err, c) != (c == tt.cause) {
+					t.Errorf("errors.Is(%v, %v) = %v", err, c, !(c == tt.cause))
+				}
+			}
+			var e *Error
+			if !errors.As(err, &e) || e.Code != tt.code {
+				t.Errorf("%v does not carry the driver's *Error", err)
+			}
+			if !strings.HasPrefix(err.Error(), tt.text) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("text %q, want one line beginning %q", err, tt.text)
+			}
+		})
 	}
 }
 
@@ -201,8 +315,20 @@ $L__BB0_2:
 }
 `
 
-// TestLaunch JIT-compiles a small kernel into the context and checks the
-// launch helper's argument passing (pointers, 32- and 64-bit values).
+// selftestArgs is an argument block for nq_selftest as the wrappers
+// (launch_*.go) build them: one field per parameter of the parameter's
+// size, 32-bit ones next to 64-bit ones, and the pointers to them.
+type selftestArgs struct {
+	out, sum devPtr
+	n        int32
+	base     int64
+	step     uint32
+	argptr   [5]unsafe.Pointer
+}
+
+// TestLaunch JIT-compiles a small kernel into the context and launches it
+// through streamLauncher with a wrapper-style argument block (pointers,
+// 32- and 64-bit values).
 func TestLaunch(t *testing.T) {
 	b := openOrSkip(t)
 	const n = 1000
@@ -221,7 +347,10 @@ func TestLaunch(t *testing.T) {
 		dSum := cu.MemAlloc(8)
 		defer cu.MemFree(dSum)
 		cu.MemsetD32(dSum, 0, 2)
-		Launch(f, (n+127)/128, 128, 0, dOut, dSum, int32(n), base, uint32(step))
+		a := &selftestArgs{out: devPtr(dOut), sum: devPtr(dSum), n: n, base: base, step: step}
+		a.argptr = [...]unsafe.Pointer{unsafe.Pointer(&a.out), unsafe.Pointer(&a.sum), unsafe.Pointer(&a.n),
+			unsafe.Pointer(&a.base), unsafe.Pointer(&a.step)}
+		streamLauncher(0).launch(kernelFunc(f), launchShape{blocks: (n + 127) / 128, threads: 128}, a.argptr[:])
 		b.ctx.Synchronize()
 		cu.MemcpyDtoH(unsafe.Pointer(&out[0]), dOut, 8*n)
 		cu.MemcpyDtoH(unsafe.Pointer(&sum), dSum, 8)

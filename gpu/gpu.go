@@ -2,63 +2,194 @@
 //
 // The CUDA code is compiled only with the build tag "cuda"; without it every
 // entry point returns ErrNoCUDA so that callers can fall back to the CPU.
+// With it, a machine without a usable GPU gets ErrNoDriver, ErrNoDevice,
+// ErrNoSuchGPU or ErrDriver (see Fix).
 package gpu
 
 import (
 	"errors"
 	"fmt"
+	"os"
+	"strings"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
-// ErrNoCUDA is returned when the binary was built without the cuda tag.
-var ErrNoCUDA = errors.New("built without CUDA")
+// Why no GPU can count. Devices, Open and Driver return errors that
+// errors.Is matches against exactly one of these (wrapping the driver's
+// own error, where there is one), and whose text names the cause; Fix says
+// what the user can do about it.
+var (
+	// ErrNoCUDA: the binary was built without the cuda tag.
+	ErrNoCUDA = errors.New("built without CUDA")
+	// ErrNoDriver: the NVIDIA driver is not there: its library
+	// libcuda.so.1 cannot be loaded, or it is installed but the kernel
+	// module is not loaded.
+	ErrNoDriver = errors.New("no NVIDIA driver")
+	// ErrNoDevice: the driver is there and finds no GPU
+	// (CUDA_ERROR_NO_DEVICE, or no device counted).
+	ErrNoDevice = errors.New("the NVIDIA driver finds no GPU")
+	// ErrNoSuchGPU: a GPU ordinal that does not exist (an *OrdinalError
+	// says which and how many there are).
+	ErrNoSuchGPU = errors.New("no such GPU")
+	// ErrDriver: the driver is there and fails to start (cuInit), for
+	// instance because its library and kernel module differ in version.
+	ErrDriver = errors.New("the NVIDIA driver failed")
+)
 
-// DeviceInfo describes one GPU.
-type DeviceInfo struct {
-	Ordinal  int
-	Name     string
-	SMs      int    // streaming multiprocessors
-	Major    int    // compute capability
-	Minor    int    //
-	MemBytes uint64 // global memory
+// OrdinalError is the error of Open for a GPU ordinal that does not exist.
+// It matches ErrNoSuchGPU.
+type OrdinalError struct {
+	Ordinal int // the ordinal asked for
+	Count   int // the GPUs the driver finds
 }
 
-// Options tunes a GPU run. The zero value picks sensible defaults. Depth and
-// Batch number the batches exactly as cpu.Options do, so that batches,
-// checkpoints and shards mean the same tasks on every backend.
+// Error says which ordinal and how many GPUs there are: "no GPU 3: the
+// NVIDIA driver finds 1 GPU (ordinal 0)".
+func (e *OrdinalError) Error() string {
+	switch e.Count {
+	case 0:
+		return fmt.Sprintf("no GPU %d: the NVIDIA driver finds no GPU", e.Ordinal)
+	case 1:
+		return fmt.Sprintf("no GPU %d: the NVIDIA driver finds 1 GPU (ordinal 0)", e.Ordinal)
+	}
+	return fmt.Sprintf("no GPU %d: the NVIDIA driver finds %d GPUs (ordinals 0 to %d)", e.Ordinal, e.Count, e.Count-1)
+}
+
+// Is makes errors.Is(err, ErrNoSuchGPU) hold.
+func (e *OrdinalError) Is(target error) bool { return target == ErrNoSuchGPU }
+
+// Fix says, in one clause, what the user can do about err, one of the
+// causes above; it returns "" for any other error.
+func Fix(err error) string {
+	switch {
+	case errors.Is(err, ErrNoCUDA):
+		return "build the GPU variant with make where the CUDA toolkit is installed (make cuda-deps, or Debian's nvidia-cuda-toolkit)"
+	case errors.Is(err, ErrNoDriver):
+		return "install the NVIDIA driver (in a container: run it with the GPUs, docker run --gpus all); nvidia-smi must list the GPU"
+	case errors.Is(err, ErrNoDevice):
+		return "nvidia-smi lists the GPUs the driver sees (in a container: docker run --gpus all; CUDA_VISIBLE_DEVICES hides GPUs)"
+	case errors.Is(err, ErrNoSuchGPU):
+		return "nqueens-gpu devices lists the GPUs; -device takes their ordinals"
+	case errors.Is(err, ErrDriver):
+		return "nvidia-smi shows what is wrong with the driver (after a driver update: reboot)"
+	}
+	return ""
+}
+
+// DriverInfo describes the NVIDIA driver, for devices and bench.
+type DriverInfo struct {
+	// Version is the kernel module's version, e.g. "535.183.01", from
+	// /proc/driver/nvidia/version; "" when no module is loaded.
+	Version string
+	// CUDA is the newest CUDA version the driver supports, 1000*major +
+	// 10*minor (cuDriverGetVersion; 12020 for 12.2); 0 when unknown.
+	CUDA int
+	// Library is the file the driver library libcuda.so.1 was loaded
+	// from; "" when it was not.
+	Library string
+}
+
+// CUDAVersion is CUDA as "major.minor", or "" when unknown.
+func (d DriverInfo) CUDAVersion() string {
+	if d.CUDA <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d.%d", d.CUDA/1000, d.CUDA%1000/10)
+}
+
+// procVersion is the file the NVIDIA kernel module says its version in.
+var procVersion = "/proc/driver/nvidia/version"
+
+// moduleVersion returns the kernel module's version from the text of
+// /proc/driver/nvidia/version ("NVRM version: NVIDIA UNIX x86_64 Kernel
+// Module  535.183.01  ..." or "... Open Kernel Module for x86_64
+// 550.54.15 ..."), or "".
+func moduleVersion(text string) string {
+	line, _, _ := strings.Cut(text, "\n")
+	_, rest, ok := strings.Cut(line, "Kernel Module")
+	if !ok {
+		return ""
+	}
+	for _, f := range strings.Fields(rest) {
+		if f != "" && f[0] >= '0' && f[0] <= '9' && strings.Contains(f, ".") {
+			return f
+		}
+	}
+	return ""
+}
+
+// readModuleVersion is moduleVersion of procVersion; ok is false when the
+// file does not exist (no kernel module loaded).
+func readModuleVersion() (version string, ok bool) {
+	b, err := os.ReadFile(procVersion)
+	if err != nil {
+		return "", false
+	}
+	return moduleVersion(string(b)), true
+}
+
+// DeviceInfo describes one GPU; it is the device layer's description.
+type DeviceInfo = device.GPU
+
+// Tuning chooses the kernel variant and the launch shape of a GPU
+// backend's counts (the -gpu-* flags). The zero value is the default.
+type Tuning struct {
+	// Threads is the kernels' block size, a multiple of 32 from 32 to
+	// 1024; 0 means DefaultThreads.
+	Threads int
+	// LaunchTime is the kernel time each launch aims at; 0 means
+	// DefaultLaunchTime. The launch size adapts to the measured throughput.
+	LaunchTime time.Duration
+	// Variant selects the kernel of the algorithm by its variant (see
+	// Variants); an algorithm without that variant is an error. Empty
+	// means the shortcuts below, or Static.
+	Variant Variant
+	// Dynamic selects the symmetry kernel whose threads take boards from a
+	// shared counter until none is left (a few blocks per SM), instead of
+	// one board per thread: Variant Dynamic. The carry-chain kernel
+	// ignores it.
+	Dynamic bool
+	// SharedStack selects the dynamic symmetry kernel that keeps the
+	// threads' search stacks in shared memory (nq_symmetry_boards_smem),
+	// NQ_SYM_WORDS(N, Depth) 32-bit words per thread: Variant
+	// SharedStacks; it implies Dynamic. The carry-chain kernel ignores it.
+	SharedStack bool
+	// Nodes makes the counts use the kernels' twins that also count their
+	// search nodes (NAME_nodes, built with NQ_NODES=1; slower, for
+	// measurement); Backend.TakeNodes returns their sum.
+	Nodes bool
+}
+
+// Options tunes one SolvePartial call: the batches of the spec (Depth and
+// Batch number them exactly as on the CPU, so that batches, checkpoints
+// and shards mean the same tasks on every backend) and the kernel.
 type Options struct {
-	// Depth is the number of rows of the partial boards; 0 means
-	// tasks.DefaultDepth.
+	// Depth is the number of rows of the partial boards; 0 means the
+	// default of nq.Spec.
 	Depth int
 	// Batch is the number of tasks in a numbered batch; 0 means
-	// cpu.DefaultBatch. A launch covers many batches.
+	// nq.DefaultBatch. A launch covers many batches.
 	Batch int
 	// Select, if not nil, picks the batches to search by index.
 	Select func(batch int) bool
 	// Done, if not nil, is called after each launch with the indexes of the
 	// batches it covered and their summed partials (see nq.Reduce).
 	Done func(batches []int, p nq.Partial)
-	// Threads is the kernels' block size, a multiple of 32 from 32 to 1024;
-	// 0 means DefaultThreads.
-	Threads int
-	// LaunchTime is the kernel time each launch aims at; 0 means
-	// DefaultLaunchTime. The launch size adapts to the measured throughput.
-	LaunchTime time.Duration
-	// Dynamic selects the symmetry kernel whose threads take boards from a
-	// shared counter until none is left (a few blocks per SM), instead of
-	// one board per thread. The carry-chain kernel ignores it.
-	Dynamic bool
-	// SharedStack selects the dynamic symmetry kernel that keeps the
-	// threads' search stacks in shared memory (nq_symmetry_boards_smem),
-	// NQ_SYM_WORDS(N, Depth) 32-bit words per thread; it implies Dynamic.
-	// The carry-chain kernel ignores it.
+	// Threads, LaunchTime, Variant, Dynamic and SharedStack are those of
+	// Tuning.
+	Threads     int
+	LaunchTime  time.Duration
+	Variant     Variant
+	Dynamic     bool
 	SharedStack bool
-	// Nodes, if not nil, makes the run use the kernels that also count
-	// their search nodes (kernels/nodes.cu; slower, for measurement) and
-	// receives their sum. A node is a queen placed by a search loop, so a
-	// count depends on N, the algorithm and the depth only.
+	// Nodes, if not nil, makes the run use the kernels' twins that also
+	// count their search nodes (NAME_nodes, built with NQ_NODES=1; slower,
+	// for measurement) and receives their sum. A node is a queen placed by
+	// a search loop, so a count depends on N, the algorithm and the depth
+	// only.
 	Nodes *uint64
 }
 
@@ -99,20 +230,4 @@ func CheckTuning(threads int, launch time.Duration) error {
 		return fmt.Errorf("GPU launch time %v: want 1ms to 10s", launch)
 	}
 	return nil
-}
-
-// Algos lists the algorithms that have a GPU kernel.
-func Algos() []nq.Algo { return []nq.Algo{nq.Symmetry, nq.CarryChain} }
-
-// DefaultAlgo is the fastest GPU kernel.
-const DefaultAlgo = nq.Symmetry
-
-// Supports reports whether algo has a GPU kernel.
-func Supports(algo nq.Algo) bool {
-	for _, a := range Algos() {
-		if a == algo {
-			return true
-		}
-	}
-	return false
 }

@@ -21,6 +21,9 @@ type group struct {
 	right   []uint32
 	weight  []uint8 // frames only
 	sym180  []uint8
+	left64  []uint64 // eightfold: left and right, with down and meta
+	right64 []uint64
+	meta    []uint32
 }
 
 // produce enumerates the tasks and sends them in launch groups.
@@ -64,7 +67,17 @@ func produce(ctx context.Context, n int, algo nq.Algo, depth, batch, words, capT
 		return nil
 	}
 	var err error
-	if algo == nq.CarryChain {
+	switch algo {
+	case nq.Eightfold:
+		err = tasks.EnumerateEightfold(n, depth, batch, func(e *tasks.Eightfold) error {
+			return add(e.Len(), func(g *group) {
+				g.left64 = append(g.left64, e.Left...)
+				g.right64 = append(g.right64, e.Right...)
+				g.down = append(g.down, e.Down...)
+				g.meta = append(g.meta, e.Meta...)
+			})
+		})
+	case nq.CarryChain:
 		err = tasks.EnumerateFrames(n, batch, func(f *tasks.Frames) error {
 			return add(f.Len(), func(g *group) {
 				g.rows = append(g.rows, f.Rows...)
@@ -72,7 +85,7 @@ func produce(ctx context.Context, n int, algo nq.Algo, depth, batch, words, capT
 				g.sym180 = append(g.sym180, f.Sym180...)
 			})
 		})
-	} else {
+	default:
 		err = tasks.EnumerateBoards(n, tasks.Symmetry, depth, batch, func(b *tasks.Boards) error {
 			return add(b.Len(), func(g *group) {
 				g.rows = append(g.rows, b.Rows...)

@@ -27,8 +27,11 @@ func TestGroupsCoverSelectedBatches(t *testing.T) {
 				t.Run(name, func(t *testing.T) {
 					depth, batch := tasks.DefaultDepth(n), 4
 					words, capTasks := depth, 50
-					if algo == nq.CarryChain {
+					switch algo {
+					case nq.CarryChain:
 						words = n
+					case nq.Eightfold:
+						words = 0
 					}
 					var target atomic.Int64
 					target.Store(9) // small groups: many of them
@@ -50,11 +53,18 @@ func TestGroupsCoverSelectedBatches(t *testing.T) {
 							seen[b] = true
 						}
 						var p nq.Partial
-						if algo == nq.CarryChain {
+						switch algo {
+						case nq.Eightfold:
+							if len(g.left64) != g.count || len(g.right64) != g.count || len(g.down) != g.count || len(g.meta) != g.count {
+								t.Fatalf("eightfold group of %d tasks with %d, %d, %d, %d words", g.count, len(g.left64), len(g.right64), len(g.down), len(g.meta))
+							}
+							e := &tasks.Eightfold{N: n, Cols: make([]uint8, g.count*n), Left: g.left64, Right: g.right64, Down: g.down, Meta: g.meta} // Cols stays on the host
+							p[3] = host.Eightfold(e).Total
+						case nq.CarryChain:
 							f := &tasks.Frames{N: n, Rows: g.rows, Weight: g.weight, Sym180: g.sym180}
 							c := host.Frames(f)
 							p[1], p[2], p[3] = c.C2, c.C4, c.C8
-						} else {
+						default:
 							b := &tasks.Boards{N: n, Kind: tasks.Symmetry, Depth: depth, Rows: g.rows, Left: g.left, Down: g.down, Right: g.right}
 							c := host.Boards(b)
 							p[1], p[2], p[3] = c.C2, c.C4, c.C8

@@ -34,8 +34,9 @@
  * (orbit 2), out[1] (orbit 4) and out[2] (orbit 8); zero them before the
  * first batch of an N and read them after the last. Summed over every
  * board of N they are exactly COUNT2, COUNT4 and COUNT8. The same kernels
- * built with NQ_NODES=1 (nodes.cu: names ending in _nodes) also add the
- * search's nodes (nq_counts) to out[3].
+ * built with NQ_NODES=1 (ptx/boards_nodes.ptx: names ending in _nodes, see
+ * NQ_KERNEL in nqreduce.cuh) also add the search's nodes (nq_counts) to
+ * out[3].
  *
  * Launch shape: one-dimensional; blockDim.x a multiple of 32, at most
  * 1024 (128 or 256 suggested). nq_symmetry_boards: gridDim.x =
@@ -49,12 +50,6 @@
  */
 #include "nqsearch.h"
 #include "nqreduce.cuh"
-
-/* NQ_KERNEL names a kernel: nodes.cu builds this file again with NQ_NODES
- * set, and the names get the suffix _nodes. */
-#ifndef NQ_KERNEL
-#define NQ_KERNEL(name) name
-#endif
 
 extern "C" __global__ void NQ_KERNEL(nq_symmetry_boards)(int n, int depth, int count,
 							 const uint32_t *__restrict__ rows,

@@ -1,8 +1,10 @@
 // Package kernels holds the CUDA kernels of nqueens-gpu and the C search
 // they share with the host.
 //
-// Its Go code only embeds files: Sources holds the sources below, and in
-// builds with the cuda tag PTX returns the compiled kernels (ptx_cuda.go).
+// Its Go code embeds files and reads them: Sources holds the sources
+// below, Decls the kernels they declare, Entries the kernels of a PTX
+// text, and in builds with the cuda tag PTX returns the compiled kernels
+// (ptx_cuda.go).
 //
 //   - nqsearch.h is the per-task search in C that both nvcc and a host C
 //     compiler build: nq_symmetry_board completes one symmetry-elimination
@@ -27,6 +29,12 @@
 //     against the Go solvers without a GPU.
 //
 // The .cu files are compiled to PTX by `make ptx` (nvcc -ptx
-// -arch=compute_70) into ptx/, which the cuda build embeds; the Go build
-// itself ignores them.
+// -arch=compute_70) into ptx/: NAME.ptx, and NAME_nodes.ptx built with
+// NQ_NODES=1, whose kernels also count search nodes (NQ_KERNEL in
+// nqreduce.cuh names them name_nodes). ptx/ is committed, with
+// ptx/BUILD.txt recording nvcc's version, the flags, each module's command
+// and each source's SHA-256, so that the cuda build needs no nvcc; the
+// tests of this package fail when a source no longer has the recorded
+// hash, and `make ptx-check` compares the PTX with a fresh nvcc build. The
+// Go build itself ignores the .cu files.
 package kernels

@@ -13,15 +13,16 @@
  *       const unsigned long long *right,   // count words
  *       const uint32_t           *down,    // count words
  *       const uint32_t           *meta,    // count words
- *       unsigned long long       *out,     // 1 counter: Σ weight × completions
+ *       unsigned long long       *out,     // 4 counters; out[2]: Σ weight × completions
  *       unsigned int             *next);   // task counter, zeroed before launch
  *
- *   __global__ void nq_eightfold_static(...) // the same arguments; next unused
+ *   __global__ void nq_eightfold_static(...) // the same arguments but next
  *
  * Argument block (cuLaunchKernel with kernelParams, one pointer per
  * argument; or a packed buffer with natural alignment): count at byte 0,
  * frames at 4, left at 8, right at 16, down at 24, meta at 32, out at 40,
- * next at 48; 56 bytes in all.
+ * next at 48 (nq_eightfold only); 56 bytes in all (48 for the static
+ * kernel).
  *
  * Memory layout: the device arrays are the Go tasks.Eightfold slices Left,
  * Right, Down and Meta copied as they are (Cols stays on the host). Task i
@@ -37,10 +38,12 @@
  * N=20 with the default split (14 levels).
  *
  * Output: the kernels ADD Σ weight × completions over the batch to
- * out[0]; zero it before the first batch of an N and read it after the
- * last: summed over every task of N it is Total. Built with NQ_NODES=1
- * (nodes.cu: nq_eightfold_nodes, nq_eightfold_static_nodes) they also add
- * the search's nodes to out[1].
+ * out[2], the slot where the other kernels add their orbits of 8, and
+ * leave out[0] and out[1] alone; zero them before the first batch of an N
+ * and read them after the last: summed over every task of N, out[2] is
+ * Total. Built with NQ_NODES=1 (make ptx: eightfold_nodes.ptx with
+ * nq_eightfold_nodes and nq_eightfold_static_nodes) they also add the
+ * search's nodes to out[3].
  *
  * Launch shape: one-dimensional; blockDim.x a multiple of 32, at most
  * 1024 (128 suggested: shared memory, not registers, bounds the threads
@@ -62,12 +65,6 @@
 #include "nqtotal.h"
 #include "nqreduce.cuh"
 
-/* NQ_KERNEL names a kernel: nodes.cu builds this file again with NQ_NODES
- * set, and the names get the suffix _nodes. */
-#ifndef NQ_KERNEL
-#define NQ_KERNEL(name) name
-#endif
-
 /* nq_ef_smem places the thread's frames and table words in the block's
  * dynamic shared memory (see the header comment). */
 static __device__ __forceinline__ void nq_ef_smem(int frames, nq_ef_frame **fr, uint32_t **tab)
@@ -77,14 +74,15 @@ static __device__ __forceinline__ void nq_ef_smem(int frames, nq_ef_frame **fr, 
 	*tab = (uint32_t *)(nq_ef_frames + (size_t)frames * blockDim.x) + threadIdx.x;
 }
 
-/* nq_ef_add_out adds the thread's counters to out: the total to out[0],
- * with NQ_NODES the nodes to out[1]. Every thread of the block calls it. */
+/* nq_ef_add_out adds the thread's counters to out: the total to out[2]
+ * (the slot of the other kernels' orbits of 8), with NQ_NODES the nodes to
+ * out[3]. Every thread of the block calls it. */
 static __device__ __forceinline__ void nq_ef_add_out(const nq_ef_counts *k, unsigned long long *out)
 {
-	nq_block_add1(k->total, out);
+	nq_block_add1(k->total, out + 2);
 	if (NQ_NODES) {
 		__syncthreads(); /* the shared sums of nq_block_add1 are reused */
-		nq_block_add1(k->nodes, out + 1);
+		nq_block_add1(k->nodes, out + 3);
 	}
 }
 
@@ -119,9 +117,8 @@ extern "C" __global__ void NQ_KERNEL(nq_eightfold_static)(int count, int frames,
 							  const unsigned long long *__restrict__ right,
 							  const uint32_t *__restrict__ down,
 							  const uint32_t *__restrict__ meta,
-							  unsigned long long *out, unsigned int *next)
+							  unsigned long long *out)
 {
-	(void)next;
 	nq_ef_frame *fr;
 	uint32_t *tab;
 	nq_ef_smem(frames, &fr, &tab);

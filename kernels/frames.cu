@@ -28,8 +28,9 @@
  * out[2] (W8: the rest), each completion counting its frame's weight; zero
  * them before the first batch of an N and read them after the last. Summed
  * over every frame of N, COUNT2 = W2/2, COUNT4 = W4/4, COUNT8 = W8/8 and
- * Total = W2 + W4 + W8 (tasks.Weighted). Built with NQ_NODES=1 (nodes.cu:
- * nq_carry_frames_nodes) it also adds the search's nodes to out[3].
+ * Total = W2 + W4 + W8 (tasks.Weighted). Built with NQ_NODES=1
+ * (ptx/frames_nodes.ptx: nq_carry_frames_nodes) it also adds the search's
+ * nodes to out[3].
  *
  * Launch shape: as boards.cu. One-dimensional, no dynamic shared memory;
  * blockDim.x a multiple of 32, at most 1024 (128 or 256 suggested);
@@ -39,10 +40,6 @@
  */
 #include "nqsearch.h"
 #include "nqreduce.cuh"
-
-#ifndef NQ_KERNEL
-#define NQ_KERNEL(name) name
-#endif
 
 extern "C" __global__ void NQ_KERNEL(nq_carry_frames)(int n, int count,
 						      const uint32_t *__restrict__ rows,

@@ -1,9 +1,24 @@
 /*
- * nqreduce.cuh: the block reduction every kernel ends with (CUDA only).
- * Include it after nqsearch.h.
+ * nqreduce.cuh: the block reduction every kernel ends with, and the
+ * kernels' naming macro (CUDA only). Include it after nqsearch.h.
  */
 #ifndef NQREDUCE_CUH
 #define NQREDUCE_CUH
+
+/*
+ * NQ_KERNEL(name) is the name of a kernel: define every kernel as
+ * extern "C" __global__ void NQ_KERNEL(name)(...). make ptx compiles each
+ * kernels/NAME.cu twice: into NAME.ptx as it is, and with -DNQ_NODES=1
+ * into NAME_nodes.ptx, where the searches also count their nodes and every
+ * kernel is called name_nodes (the -gpu-nodes twins; same arguments).
+ */
+#ifndef NQ_KERNEL
+#if NQ_NODES
+#define NQ_KERNEL(name) name##_nodes
+#else
+#define NQ_KERNEL(name) name
+#endif
+#endif
 
 /* nq_warp_sum returns, in lane 0, the sum of v over the warp. */
 static __device__ __forceinline__ unsigned long long nq_warp_sum(unsigned long long v)
@@ -19,8 +34,14 @@ static __device__ __forceinline__ unsigned long long nq_warp_sum(unsigned long l
  * thread of the block must call it, once; blockDim.x must be a multiple of
  * 32 and at most 1024. Each warp sums by shuffles, lane 0 of each warp
  * leaves its sums in shared memory, and warp 0 sums those.
+ *
+ * It is not static on purpose: nvcc names the shared array of a function
+ * with internal linkage after a hash of the build directory
+ * (_ZZN39_INTERNAL_<hash>_...), which would make the committed PTX differ
+ * from one checkout to the next. Each .cu is its own module, so the
+ * external name clashes with nothing.
  */
-static __device__ __forceinline__ void nq_block_add3(unsigned long long a, unsigned long long b,
+__device__ __forceinline__ void nq_block_add3(unsigned long long a, unsigned long long b,
 						     unsigned long long c, unsigned long long *out)
 {
 	__shared__ unsigned long long part[3][32];

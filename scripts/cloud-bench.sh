@@ -14,8 +14,8 @@
 #   2. copies bundle/ to HOST:~/nqueens-gpu-bench/STAMP/ with scp;
 #   3. runs there, each step logged, a failing step not stopping the next:
 #        run-gpu-checks.sh                        (skip with GPU_CHECKS=0)
-#        nqueens-gpu-cuda check -n CHECK_N -device DEVICE -o check.json
-#        nqueens-gpu-cuda bench -n N-RANGE -device DEVICE -algo ALGOS
+#        nqueens-gpu check -n CHECK_N -device DEVICE -o check.json
+#        nqueens-gpu bench -n N-RANGE -device DEVICE -algo ALGOS
 #                               -runs RUNS -warmup WARMUP -o bench.json
 #      and fails the check and bench steps if they fell back to the CPU;
 #   4. copies the results back into results/HOST-STAMP/ (RESULTS=DIR for
@@ -84,7 +84,7 @@ if [ "${SKIP_BUNDLE:-0}" != 1 ] && [ -z "${BUNDLE:-}" ]; then
 	echo "== make bundle"
 	make bundle
 fi
-for f in "$bundle/nqueens-gpu-cuda" "$bundle/run-gpu-checks.sh"; do
+for f in "$bundle/nqueens-gpu" "$bundle/run-gpu-checks.sh"; do
 	[ -f "$f" ] || { echo "cloud-bench: $f is missing: run make bundle" >&2; exit 1; }
 done
 
@@ -129,11 +129,11 @@ verdict() {
 	fi
 }
 rc=0
-./nqueens-gpu-cuda check -n "$check_n" -device "$device" -o results/check.json \
+./nqueens-gpu check -n "$check_n" -device "$device" -o results/check.json \
 	>results/check.txt 2>results/check.err </dev/null || rc=$?
 verdict check "$rc"
 rc=0
-./nqueens-gpu-cuda bench -n "$range" -device "$device" -algo "$algos" -runs "$runs" \
+./nqueens-gpu bench -n "$range" -device "$device" -algo "$algos" -runs "$runs" \
 	-warmup "$warmup" -o results/bench.json >results/bench.txt 2>results/bench.err </dev/null || rc=$?
 verdict bench "$rc"
 exit $status

@@ -4,8 +4,11 @@
 #
 #   ./run-gpu-checks.sh [LOGDIR]      (LOGDIR defaults to ./logs here)
 #
-# Kernel variants (VARIANTS, a space-separated list; default all eight):
-#   static      -algo symmetry               nq_symmetry_boards: one board per thread (the default kernel)
+# Kernel variants (VARIANTS, a space-separated list; default all twelve):
+#   eightfold   -algo eightfold              nq_eightfold: Total by eightfold pre-placements, dynamic fetching,
+#                                            stacks in shared memory (the default kernel)
+#   eightfold-static -algo eightfold -gpu-variant static  nq_eightfold_static: one task per thread
+#   static      -algo symmetry               nq_symmetry_boards: one board per thread
 #   dynamic     -algo symmetry -gpu-dynamic  nq_symmetry_boards_dyn: dynamic fetching, stack in local memory
 #   smem        -algo symmetry -gpu-smem     nq_symmetry_boards_smem: dynamic fetching, stack in shared memory
 #   carrychain  -algo carrychain             nq_carry_frames
@@ -103,7 +106,7 @@ logs=${1:-$here/logs}
 maxn=${MAXN:-20}
 device=${DEVICE:-0}
 step_timeout=${STEP_TIMEOUT:-900}
-variants=${VARIANTS:-static dynamic smem carrychain static-nodes dynamic-nodes smem-nodes carrychain-nodes}
+variants=${VARIANTS:-eightfold eightfold-static static dynamic smem carrychain eightfold-nodes eightfold-static-nodes static-nodes dynamic-nodes smem-nodes carrychain-nodes}
 nodes_variants=${NODES_VARIANTS:-static}
 mkdir -p "$logs"
 logs=$(cd "$logs" && pwd)
@@ -126,6 +129,8 @@ fail() { failed=$((failed + 1)); echo "FAIL $1 ($2 s): $3"; }
 # its algorithm; fails for an unknown variant.
 vflags() {
 	case ${1%-nodes} in
+	eightfold) vf=(-algo eightfold) valgo=eightfold ;;
+	eightfold-static) vf=(-algo eightfold -gpu-variant static) valgo=eightfold ;;
 	static) vf=(-algo symmetry) valgo=symmetry ;;
 	dynamic) vf=(-algo symmetry -gpu-dynamic) valgo=symmetry ;;
 	smem) vf=(-algo symmetry -gpu-smem) valgo=symmetry ;;
@@ -139,7 +144,7 @@ vflags() {
 }
 for v in $variants $nodes_variants; do
 	if ! vflags "$v"; then
-		echo "run-gpu-checks: unknown variant '$v': want static, dynamic, smem or carrychain, each with or without -nodes" >&2
+		echo "run-gpu-checks: unknown variant '$v': want eightfold, eightfold-static, static, dynamic, smem or carrychain, each with or without -nodes" >&2
 		exit 2
 	fi
 done
@@ -248,7 +253,7 @@ fi
 
 # A quick look that the binary uses the GPU at all (a CPU fallback would
 # take hours for N=20).
-run preflight ./nqueens-gpu-cuda -n 1 -device "$device"
+run preflight ./nqueens-gpu -n 1 -device "$device"
 if [ "$rc" != 0 ] || fell_back "$logs/preflight.err"; then
 	fail preflight "$secs" "exit $rc: $(head -c 500 "$logs/preflight.err")"
 	echo "$passed passed, $failed failed"
@@ -269,7 +274,7 @@ if want counts; then
 		name=count-$v-1-$top
 		countfile[$v]=$logs/$name.out
 		counttop[$v]=$top
-		run "$name" ./nqueens-gpu-cuda -n "1-$top" -device "$device" "${vf[@]}" -v
+		run "$name" ./nqueens-gpu -n "1-$top" -device "$device" "${vf[@]}" -v
 		if [ "$rc" != 0 ]; then
 			fail "$name" "$secs" "exit $rc: $(head -c 500 "$logs/$name.err")"
 		elif fell_back "$logs/$name.err"; then
@@ -284,19 +289,21 @@ if want counts; then
 		cat "$logs/$name.out"
 	done
 
-	# The node counts of the symmetry kernels' -nodes twins agree N by N
-	# (the same boards at the same depth give the same search).
-	ref=""
-	for v in static-nodes dynamic-nodes smem-nodes; do
-		[ -n "${countfile[$v]:-}" ] || continue
-		nodes_list "${countfile[$v]%.out}.err" >"$logs/nodes-$v.txt"
-		if [ -z "$ref" ]; then
-			ref=$v
-		elif diff "$logs/nodes-$ref.txt" "$logs/nodes-$v.txt" >"$logs/nodes-$ref-$v.diff"; then
-			pass "nodes-$ref-vs-$v" 0
-		else
-			fail "nodes-$ref-vs-$v" 0 "their 'nodes: K' lines differ; see $logs/nodes-$ref-$v.diff"
-		fi
+	# The node counts of the -nodes twins of one algorithm agree N by N
+	# (the same tasks at the same depth give the same search).
+	for group in "static-nodes dynamic-nodes smem-nodes" "eightfold-nodes eightfold-static-nodes"; do
+		ref=""
+		for v in $group; do
+			[ -n "${countfile[$v]:-}" ] || continue
+			nodes_list "${countfile[$v]%.out}.err" >"$logs/nodes-$v.txt"
+			if [ -z "$ref" ]; then
+				ref=$v
+			elif diff "$logs/nodes-$ref.txt" "$logs/nodes-$v.txt" >"$logs/nodes-$ref-$v.diff"; then
+				pass "nodes-$ref-vs-$v" 0
+			else
+				fail "nodes-$ref-vs-$v" 0 "their 'nodes: K' lines differ; see $logs/nodes-$ref-$v.diff"
+			fi
+		done
 	done
 
 	# The class counts: every variant's Total, Unique, C2, C4 and C8 equal
@@ -308,7 +315,7 @@ if want counts; then
 		[ "$m" -gt "$top" ] && top=$m
 	done
 	cpuname=count-cpu-1-$top
-	run "$cpuname" ./nqueens-gpu-cuda -n "1-$top" -device cpu -v
+	run "$cpuname" ./nqueens-gpu -n "1-$top" -device cpu -v
 	cpurc=$rc
 	[ "$cpurc" = 0 ] || echo "the CPU count $cpuname failed (exit $cpurc): $(head -c 300 "$logs/$cpuname.err")"
 	for v in $variants; do
@@ -350,6 +357,11 @@ if want largen; then
 		((d > n - 2)) && d=$((n - 2))
 		echo "$d"
 	}
+	# default_split N: tasks.DefaultSplit(N), the eightfold tasks' depth.
+	default_split() {
+		local n=$1
+		if ((n < 10)); then echo 0; elif ((n < 12)); then echo 1; elif ((n < 16)); then echo 2; elif ((n < 24)); then echo 3; else echo 4; fi
+	}
 	# shard_count N F: the M of shard 0/M (see the header).
 	shard_count() {
 		awk -v n="$1" -v f="$2" -v c="$cpu_workers" -v t="$largen_cpu_s" 'BEGIN {
@@ -381,6 +393,9 @@ if want largen; then
 			if [ "$valgo" = carrychain ]; then
 				m=$(shard_count "$n" 4)
 				dflags=()
+			elif [ "$valgo" = eightfold ]; then
+				m=$(shard_count "$n" 1)
+				dflags=(-depth "${LARGEN_SPLIT:-$(default_split "$n")}")
 			else
 				m=$(shard_count "$n" 1)
 				dflags=(-depth "$depth")
@@ -388,7 +403,7 @@ if want largen; then
 			# The CPU side, once per algorithm and N.
 			if [ -z "${cpuref[$valgo]:-}" ]; then
 				cname=largen-cpu-$valgo-n$n-shard0of$m
-				run "$cname" ./nqueens-gpu-cuda -n "$n" -device cpu -workers "$cpu_workers" -algo "$valgo" \
+				run "$cname" ./nqueens-gpu -n "$n" -device cpu -workers "$cpu_workers" -algo "$valgo" \
 					"${dflags[@]}" -shard "0/$m" -json -quiet
 				cat "$logs/$cname.out"
 				if [ "$rc" = 0 ] && shard_key "$logs/$cname.out" >"$logs/$cname.key"; then
@@ -400,7 +415,7 @@ if want largen; then
 				fi
 			fi
 			name=largen-$v-n$n-shard0of$m
-			run "$name" ./nqueens-gpu-cuda -n "$n" -device "$device" "${vf[@]}" "${dflags[@]}" \
+			run "$name" ./nqueens-gpu -n "$n" -device "$device" "${vf[@]}" "${dflags[@]}" \
 				-shard "0/$m" -json -quiet
 			cat "$logs/$name.out"
 			if [ "$rc" != 0 ]; then
@@ -429,7 +444,7 @@ if want sanitizer && sanitizer=$(command -v compute-sanitizer || ls /usr/local/c
 		for v in $variants; do
 			vflags "$v"
 			name=sanitizer-$tool-$v
-			run "$name" "$sanitizer" --tool "$tool" --error-exitcode 99 ./nqueens-gpu-cuda -n 11 -device "$device" "${vf[@]}"
+			run "$name" "$sanitizer" --tool "$tool" --error-exitcode 99 ./nqueens-gpu -n 11 -device "$device" "${vf[@]}"
 			if [ "$rc" = 0 ] && ! fell_back "$logs/$name.err" &&
 				grep -q 'ERROR SUMMARY: 0 errors\|RACECHECK SUMMARY: 0 hazards' "$logs/$name.err" "$logs/$name.out"; then
 				pass "$name" "$secs"
@@ -461,7 +476,7 @@ if want nodes; then
 				break
 			fi
 			name=nodes-$v-n$n
-			run "$name" ./nqueens-gpu-cuda -n "$n" -device "$device" "${vf[@]}" -gpu-nodes -quiet -json
+			run "$name" ./nqueens-gpu -n "$n" -device "$device" "${vf[@]}" -gpu-nodes -quiet -json
 			took=$secs
 			nodes=$(nodes_list "$logs/$name.err" | tail -n 1)
 			if ! why=$(json_ok "$name" "$n"); then
@@ -473,7 +488,7 @@ if want nodes; then
 			fi
 			nodes_s=$(json_field "$logs/$name.out" seconds)
 			plain=nodes-plain-$v-n$n
-			run "$plain" ./nqueens-gpu-cuda -n "$n" -device "$device" "${vf[@]}" -quiet -json
+			run "$plain" ./nqueens-gpu -n "$n" -device "$device" "${vf[@]}" -quiet -json
 			took=$((took + secs))
 			wall=$(json_field "$logs/$plain.out" seconds)
 			if why=$(json_ok "$plain" "$n"); then
@@ -500,7 +515,7 @@ if want timing; then
 		vflags "$v"
 		for ((n = timefrom; n <= timen; n++)); do
 			name=time-$v-n$n
-			run "$name" ./nqueens-gpu-cuda -n "$n" -device "$device" "${vf[@]}" -quiet -json
+			run "$name" ./nqueens-gpu -n "$n" -device "$device" "${vf[@]}" -quiet -json
 			if why=$(json_ok "$name" "$n"); then
 				pass "$name" "$secs"
 			else
@@ -525,10 +540,11 @@ if want tune; then
 	# next N. Every run must still give the published total.
 	# tune LABEL N DEPTH THREADS [FLAGS...]: one timed count.
 	tune() {
-		local label=$1 n=$2 depth=$3 threads=$4 name why
+		local label=$1 n=$2 depth=$3 threads=$4 name why algo=symmetry
 		shift 4
+		[[ $label == eightfold* ]] && algo=eightfold
 		name=tune-$label-n$n-d$depth-t$threads
-		run "$name" ./nqueens-gpu-cuda -n "$n" -device "$device" -algo symmetry -quiet -json \
+		run "$name" ./nqueens-gpu -n "$n" -device "$device" -algo "$algo" -quiet -json \
 			-depth "$depth" -gpu-threads "$threads" "$@"
 		if why=$(json_ok "$name" "$n"); then
 			pass "$name" "$secs"
@@ -538,6 +554,13 @@ if want tune; then
 		echo "$label n=$n depth=$depth threads=$threads $(cat "$logs/$name.out")"
 	}
 	tunen=${TUNEN:-20}
+	# The eightfold kernels first: split (its -depth) and block size.
+	for split in 3 4; do
+		for threads in 64 128 256; do
+			tune eightfold "$tunen" "$split" "$threads"
+			tune eightfold-static "$tunen" "$split" "$threads" -gpu-variant static
+		done
+	done
 	for depth in 6 7 8; do
 		for threads in 64 128 256; do
 			tune static "$tunen" "$depth" "$threads"
@@ -554,22 +577,22 @@ if want tune; then
 	done
 fi
 
-# Nsight Compute (ncu) of one representative launch of each symmetry
-# variant at N=PROFILEN (default 19): the third launch of the count, after
+# Nsight Compute (ncu) of one representative launch of each eightfold and
+# symmetry variant at N=PROFILEN (default 19): the third launch of the count, after
 # the launch size has adapted. Each report (profile-V.txt) holds speed of
 # light, occupancy, warp state (stall reasons), launch statistics and the
 # executed integer and total instructions, to divide by the nodes of the
 # same launch (docs/performance.md). Not counted without ncu.
 if want profile && ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null); then
 	profilen=${PROFILEN:-19}
-	for v in static dynamic smem; do
+	for v in eightfold eightfold-static static dynamic smem; do
 		vflags "$v"
 		name=profile-$v
-		run "$name" "$ncu" --launch-skip 2 --launch-count 1 --kernel-name regex:nq_symmetry_boards \
+		run "$name" "$ncu" --launch-skip 2 --launch-count 1 --kernel-name regex:'nq_(symmetry_boards|eightfold)' \
 			--section SpeedOfLight --section Occupancy --section WarpStateStats --section LaunchStats \
 			--section SchedulerStats \
 			--metrics smsp__sass_thread_inst_executed_op_integer_pred_on.sum,smsp__inst_executed.sum,smsp__thread_inst_executed.sum,smsp__average_warp_latency_per_inst_issued.ratio \
-			./nqueens-gpu-cuda -n "$profilen" -device "$device" -quiet "${vf[@]}"
+			./nqueens-gpu -n "$profilen" -device "$device" -quiet "${vf[@]}"
 		cp "$logs/$name.out" "$logs/$name.txt" 2>/dev/null
 		if [ "$rc" = 0 ] && grep -q 'Occupancy' "$logs/$name.out"; then
 			pass "$name" "$secs"

@@ -9,12 +9,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
 func TestParseArgsGood(t *testing.T) {
-	def := config{lo: 8, hi: 8, maxBoards: defaultMaxBoards, devices: deviceSet{cpu: true},
+	def := config{lo: 8, hi: 8, maxBoards: defaultMaxBoards, devices: device.Set{CPU: true},
 		checkpointInterval: defaultCheckpointInterval, progressInterval: defaultProgressInterval}
 	with := func(f func(*config)) config {
 		c := def
@@ -36,16 +39,16 @@ func TestParseArgsGood(t *testing.T) {
 		{[]string{"-n", "5-5"}, with(func(c *config) { c.lo, c.hi = 5, 5 })},
 		{[]string{"-n", "20", "-device", "0"}, with(func(c *config) {
 			c.lo, c.hi = 20, 20
-			c.devices = deviceSet{ordinals: []int{0}}
+			c.devices = device.Set{Ordinals: []int{0}}
 		})},
-		{[]string{"-n", "8", "-device", "3"}, with(func(c *config) { c.devices = deviceSet{ordinals: []int{3}} })},
-		{[]string{"-n", "8", "-device", "all"}, with(func(c *config) { c.devices = deviceSet{all: true} })},
-		{[]string{"-n", "8", "-device", "0,2"}, with(func(c *config) { c.devices = deviceSet{ordinals: []int{0, 2}} })},
-		{[]string{"-n", "8", "-device", "all,cpu"}, with(func(c *config) { c.devices = deviceSet{all: true, cpu: true} })},
-		{[]string{"-n", "8", "-device", "CPU,1"}, with(func(c *config) { c.devices = deviceSet{cpu: true, ordinals: []int{1}} })},
+		{[]string{"-n", "8", "-device", "3"}, with(func(c *config) { c.devices = device.Set{Ordinals: []int{3}} })},
+		{[]string{"-n", "8", "-device", "all"}, with(func(c *config) { c.devices = device.Set{All: true} })},
+		{[]string{"-n", "8", "-device", "0,2"}, with(func(c *config) { c.devices = device.Set{Ordinals: []int{0, 2}} })},
+		{[]string{"-n", "8", "-device", "all,cpu"}, with(func(c *config) { c.devices = device.Set{All: true, CPU: true} })},
+		{[]string{"-n", "8", "-device", "CPU,1"}, with(func(c *config) { c.devices = device.Set{CPU: true, Ordinals: []int{1}} })},
 		{[]string{"-n", "8", "-device", "CPU"}, def},
 		{[]string{"-n", "8", "-device", "cpu"}, def},
-		{[]string{"-device", "all", "-n", "8"}, with(func(c *config) { c.devices = deviceSet{all: true} })},
+		{[]string{"-device", "all", "-n", "8"}, with(func(c *config) { c.devices = device.Set{All: true} })},
 		{[]string{"-n", "8", "-algo", "backtrack"}, with(func(c *config) { c.algo = nq.Backtrack })},
 		{[]string{"-n", "8", "-algo", "bitmap"}, with(func(c *config) { c.algo = nq.Bitmap })},
 		{[]string{"-n", "8", "-algo", "mirror"}, with(func(c *config) { c.algo = nq.Mirror })},
@@ -63,11 +66,14 @@ func TestParseArgsGood(t *testing.T) {
 		{[]string{"-n", "8", "-print", "-max-boards", "5"}, with(func(c *config) { c.print, c.maxBoards = true, 5 })},
 		{[]string{"-n", "8", "-print", "-max-boards", "0"}, with(func(c *config) { c.print, c.maxBoards = true, 0 })},
 		{[]string{"-n", "8", "-depth", "5"}, with(func(c *config) { c.depth = 5 })},
-		{[]string{"-n", "2-3", "-depth", "9"}, with(func(c *config) { c.lo, c.hi, c.depth = 2, 3, 9 })},
-		{[]string{"-n", "8", "-gpu-threads", "256", "-gpu-launch", "50ms"}, with(func(c *config) { c.gpuThreads, c.gpuLaunch = 256, 50*time.Millisecond })},
-		{[]string{"-n", "8", "-gpu-dynamic"}, with(func(c *config) { c.gpuDynamic = true })},
-		{[]string{"-n", "8", "-gpu-smem"}, with(func(c *config) { c.gpuSmem = true })},
-		{[]string{"-n", "8", "-gpu-nodes"}, with(func(c *config) { c.gpuNodes = true })},
+		{[]string{"-n", "2-4", "-depth", "3"}, with(func(c *config) { c.lo, c.hi, c.depth = 2, 4, 3 })},
+		{[]string{"-n", "8", "-progress-interval", "1s"}, with(func(c *config) { c.progressInterval = time.Second })},
+		{[]string{"-n", "8", "-gpu-threads", "256", "-gpu-launch", "50ms"}, with(func(c *config) { c.tune.Threads, c.tune.LaunchTime = 256, 50*time.Millisecond })},
+		{[]string{"-n", "8", "-gpu-dynamic"}, with(func(c *config) { c.tune.Dynamic = true })},
+		{[]string{"-n", "8", "-gpu-smem"}, with(func(c *config) { c.tune.SharedStack = true })},
+		{[]string{"-n", "8", "-gpu-nodes"}, with(func(c *config) { c.tune.Nodes = true })},
+		{[]string{"-n", "8", "-gpu-variant", "static"}, with(func(c *config) { c.tune.Variant = gpu.Static })},
+		{[]string{"-n", "8", "-gpu-variant=smem"}, with(func(c *config) { c.tune.Variant = gpu.SharedStacks })},
 		{[]string{"-n", "8", "--"}, def},
 		{[]string{"-n", "20", "-checkpoint", "n20.ckpt"}, with(func(c *config) { c.lo, c.hi, c.checkpoint = 20, 20, "n20.ckpt" })},
 		{[]string{"-n", "20", "-checkpoint", "c", "-checkpoint-interval", "10s"}, with(func(c *config) {
@@ -115,6 +121,7 @@ var badArgs = []struct {
 	{[]string{"-n", "0x8"}, "invalid -n"},
 	{[]string{"-n", "٨"}, "invalid -n"},
 	{[]string{"-n", "10-5"}, "the range is empty"},
+	{[]string{"-n", "8", "-gpu-variant", "fast"}, "want static, dynamic or smem"},
 	{[]string{"-n", "5-"}, "no upper end"},
 	{[]string{"-n", "-"}, "invalid -n"},
 	{[]string{"-n", "4--8"}, "invalid -n"},
@@ -141,6 +148,9 @@ var badArgs = []struct {
 	{[]string{"-n", "8", "-checkpoint", "c", "-checkpoint-interval", "0s"}, "invalid -checkpoint-interval"},
 	{[]string{"-n", "8", "-checkpoint", "c", "-checkpoint-interval", "5"}, "-checkpoint-interval"},
 	{[]string{"-n", "8", "-progress-interval", "-1s"}, "invalid -progress-interval"},
+	{[]string{"-n", "8", "-progress-interval", "1ns"}, "invalid -progress-interval 1ns: want 1s or more"},
+	{[]string{"-n", "8", "-progress-interval", "999ms", "-quiet"}, "invalid -progress-interval 999ms"},
+	{[]string{"-n", "8", "-progress-interval", "0"}, "invalid -progress-interval 0s"},
 	{[]string{"-n", "8", "-shard", "4/4"}, "shards are numbered 0 to 3"},
 	{[]string{"-n", "8", "-shard", "1"}, "want i/m"},
 	{[]string{"-n", "8", "-shard", "0/0"}, "between 1 and"},
@@ -161,6 +171,18 @@ var badArgs = []struct {
 	{[]string{"-n", "8", "-gpu-threads", "2048"}, "multiple of 32"},
 	{[]string{"-n", "8", "-gpu-launch", "0.5ms"}, "1ms to 10s"},
 	{[]string{"-n", "8", "-gpu-launch", "fast"}, "invalid value"},
+	{[]string{"-n", "8", "-gpu-threads", "0"}, "invalid -gpu-threads 0: give a multiple of 32 from 32 to 1024, or leave the flag out"},
+	{[]string{"-n", "8", "-gpu-launch", "0"}, "invalid -gpu-launch 0s: give a time from 1ms to 10s, or leave the flag out"},
+	{[]string{"-n", "8", "-gpu-launch", "0s", "-gpu-threads", "64"}, "invalid -gpu-launch 0s"},
+	{[]string{"-n", "2-3", "-depth", "9"}, "invalid -depth 9: boards up to N=3 are searched whole, so no depth applies to N=2-3"},
+	{[]string{"-n", "1", "-depth", "2"}, "no depth applies to N=1"},
+	{[]string{"-n", "8", "-algo", strings.Repeat("x", 100000)}, `unknown algorithm "xxxxxxxx`},
+	{[]string{"-n", strings.Repeat("9", 100000)}, `... (100000 bytes)`},
+	{[]string{"-n", "8", strings.Repeat("y", 100000)}, `unexpected argument "yyy`},
+	{[]string{"-n", "8", "-device", strings.Repeat("0,", 50000)}, `invalid -device "0,0,0,`},
+	{[]string{"-n", "8", "-shard", strings.Repeat("1", 100000) + "/2"}, `invalid -shard "111`},
+	{[]string{"-n", "8", "-depth", strings.Repeat("x", 100000)}, `invalid value "xxx`},
+	{[]string{"-n", "8", "-" + strings.Repeat("z", 100000)}, "flag provided but not defined"},
 	{[]string{"-n", "8", "-unique"}, "only applies to -print"},
 	{[]string{"-n", "8", "-print", "-json"}, "cannot be combined"},
 	{[]string{"-n", "13", "-print"}, "limited to N <= 12"},
@@ -179,7 +201,7 @@ var badArgs = []struct {
 
 func TestParseArgsBad(t *testing.T) {
 	for _, tt := range badArgs {
-		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+		t.Run(clip.String(strings.Join(tt.args, " "), 60), func(t *testing.T) {
 			_, err := parseArgs(tt.args)
 			if err == nil {
 				t.Fatal("parseArgs succeeded, want an error")
@@ -199,12 +221,15 @@ func TestParseArgsBad(t *testing.T) {
 // 2, nothing on stdout, one line on stderr, and no solver call.
 func TestRunBadArgs(t *testing.T) {
 	for _, tt := range badArgs {
-		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+		t.Run(clip.String(strings.Join(tt.args, " "), 60), func(t *testing.T) {
 			env := noCUDA()
 			r := runFake(env, tt.args...)
 			wantOneErrorLine(t, r, exitUsage)
 			if !strings.Contains(r.stderr, "-h") {
 				t.Errorf("stderr %q does not point to -h", r.stderr)
+			}
+			if len(r.stderr) > maxErrorLine+1 {
+				t.Errorf("an error line of %d bytes, want at most %d", len(r.stderr), maxErrorLine+1)
 			}
 			if len(env.cpuCalls) != 0 {
 				t.Errorf("the solver ran %d times", len(env.cpuCalls))
@@ -234,20 +259,33 @@ func TestHelp(t *testing.T) {
 // TestHelpDocumentsEveryFlag makes sure the hand-written help text keeps up
 // with the flags.
 func TestHelpDocumentsEveryFlag(t *testing.T) {
-	var b strings.Builder
-	writeUsage(&b)
-	help := b.String()
-	newFlagSet(&config{}, &rawArgs{}).VisitAll(func(f *flag.Flag) {
-		if !strings.Contains(help, "\n  -"+f.Name+" ") && !strings.Contains(help, "\n  -"+f.Name+"\n") {
-			t.Errorf("the help text does not document -%s", f.Name)
+	var s string
+	sets := map[string]*flag.FlagSet{
+		"count":   countFlagSet(&config{}, &countFlags{}, &s),
+		"bench":   benchFlagSet(&benchConfig{}, &s),
+		"check":   checkFlagSet(&checkConfig{}),
+		"devices": devicesFlagSet(new(bool)),
+	}
+	for name, fs := range sets {
+		text := helpText(name)
+		fs.VisitAll(func(f *flag.Flag) {
+			// On a line that documents flags: "  -name ..." or a list
+			// of them, "  -a A, -name B, ...".
+			if !regexp.MustCompile(`\n  (-[^\n]*, )?-` + f.Name + `[ \n,]`).MatchString(text) {
+				t.Errorf("the help text of %s does not document -%s", name, f.Name)
+			}
+		})
+		if regexp.MustCompile(`\{[A-Z]+\}`).MatchString(text) {
+			t.Errorf("the help text of %s has an unfilled field", name)
 		}
-	})
+	}
+	help := helpText("count")
 	for _, s := range []string{
 		"nqueens-gpu -n 20 -device 0", "nqueens-gpu -n 4-16 -v",
 		"nqueens-gpu -n 8 -print -unique", "nqueens-gpu -n 1-12 -json",
 		"row 0 at the top and column 0 at the left", "hh:mm:ss.mmm",
 		"backtrack, bitmap, mirror, symmetry, carrychain", "(default 100)",
-		"between 1 and 28", "(only for N <= 12)", "symmetry on the CPU",
+		"between 1 and 28", "(only for N <= 12)", "eightfold on the CPU",
 		"nqueens-gpu merge [-json] [-v] FILE...", "143 by SIGTERM", "(default 1m0s)", "(default 30s)",
 		"resume", "all,cpu",
 	} {

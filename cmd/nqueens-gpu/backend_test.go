@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,20 +12,22 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nqueens-gpu/nqueens-gpu/cpu"
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/estimate"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
 
 // decodeJSON parses -json output.
-func decodeJSON(t *testing.T, out string) []jsonRecord {
+func decodeJSON(t *testing.T, out string) []report.Record {
 	t.Helper()
-	var recs []jsonRecord
+	var recs []report.Record
 	for _, l := range lines(out) {
-		var r jsonRecord
+		var r report.Record
 		if err := json.Unmarshal([]byte(l), &r); err != nil {
 			t.Fatalf("line %q: %v", l, err)
 		}
@@ -39,12 +42,12 @@ func TestDeviceCPU(t *testing.T) {
 	if r.code != 0 || r.stderr != "" {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
-	want := []cpuCall{
-		{6, cpu.DefaultAlgo, cpu.Options{Workers: 5, Depth: tasks.DefaultDepth(6), Batch: cpu.DefaultBatch}},
-		{7, cpu.DefaultAlgo, cpu.Options{Workers: 5, Depth: tasks.DefaultDepth(7), Batch: cpu.DefaultBatch}},
+	spec := func(n int) nq.Spec {
+		return nq.Spec{N: n, Algo: nq.DefaultAlgo(false), Depth: tasks.DefaultSplit(n), Batch: nq.DefaultBatch(n)}
 	}
+	want := []cpuCall{{spec(6), 5}, {spec(7), 5}}
 	same := func(a, b cpuCall) bool {
-		return a.n == b.n && a.algo == b.algo && a.opt.Workers == b.opt.Workers && a.opt.Depth == b.opt.Depth && a.opt.Batch == b.opt.Batch
+		return a.spec.N == b.spec.N && a.spec.Algo == b.spec.Algo && a.workers == b.workers && a.spec.Depth == b.spec.Depth && a.spec.Batch == b.spec.Batch
 	}
 	if len(env.cpuCalls) != 2 || !same(env.cpuCalls[0], want[0]) || !same(env.cpuCalls[1], want[1]) {
 		t.Errorf("CPU calls %+v, want %+v", env.cpuCalls, want)
@@ -53,7 +56,7 @@ func TestDeviceCPU(t *testing.T) {
 		t.Errorf("opened GPUs %v with -device cpu", env.opened)
 	}
 	for _, rec := range decodeJSON(t, r.stdout) {
-		if rec.Backend != "cpu" || rec.Device != "cpu" || rec.DeviceName != "" || rec.Algo != string(cpu.DefaultAlgo) {
+		if rec.Backend != "cpu" || rec.Device != "cpu" || rec.DeviceName != "" || rec.Algo != string(nq.DefaultAlgo(false)) {
 			t.Errorf("record %+v, want the CPU backend", rec)
 		}
 	}
@@ -68,25 +71,31 @@ func TestFallback(t *testing.T) {
 		want string // the one line on stderr
 	}{
 		{"no CUDA, ordinal", noCUDA(), []string{"-device", "0", "-workers", "2"},
-			"nqueens-gpu: no GPU available (built without CUDA); running on the CPU with 2 workers\n"},
+			"nqueens-gpu: no GPU available (built without CUDA); to use a GPU: build the GPU variant with make where the CUDA toolkit is installed (make cuda-deps, or Debian's nvidia-cuda-toolkit); running on the CPU with 2 workers\n"},
 		{"no CUDA, all", noCUDA(), []string{"-device", "all", "-workers", "1"},
-			"nqueens-gpu: no GPU available (built without CUDA); running on the CPU with 1 worker\n"},
+			"nqueens-gpu: no GPU available (built without CUDA); to use a GPU: build the GPU variant with make where the CUDA toolkit is installed (make cuda-deps, or Debian's nvidia-cuda-toolkit); running on the CPU with 1 worker\n"},
 		{"no CUDA, default workers", noCUDA(), []string{"-device", "7"},
-			"nqueens-gpu: no GPU available (built without CUDA); running on the CPU with 3 workers\n"},
+			"nqueens-gpu: no GPU available (built without CUDA); to use a GPU: build the GPU variant with make where the CUDA toolkit is installed (make cuda-deps, or Debian's nvidia-cuda-toolkit); running on the CPU with 3 workers\n"},
 		{"no CUDA, CPU-only algo", noCUDA(), []string{"-device", "0", "-algo", "bitmap", "-workers", "2"},
-			"nqueens-gpu: no GPU available (built without CUDA); running on the CPU with 2 workers\n"},
+			"nqueens-gpu: no GPU available (built without CUDA); to use a GPU: build the GPU variant with make where the CUDA toolkit is installed (make cuda-deps, or Debian's nvidia-cuda-toolkit); running on the CPU with 2 workers\n"},
 		{"driver error", &fakeEnv{devErr: errors.New("CUDA driver version is insufficient")}, []string{"-device", "0", "-workers", "2"},
 			"nqueens-gpu: no GPU available (CUDA driver version is insufficient); running on the CPU with 2 workers\n"},
 		{"no devices", &fakeEnv{}, []string{"-device", "all", "-workers", "2"},
-			"nqueens-gpu: no GPU available (no CUDA device found); running on the CPU with 2 workers\n"},
+			"nqueens-gpu: no GPU available (no CUDA device found); to use a GPU: nvidia-smi lists the GPUs the driver sees; running on the CPU with 2 workers\n"},
 		{"open fails", &fakeEnv{devices: twoGPUs().devices, openErr: errors.New("out of memory")}, []string{"-device", "1", "-workers", "2"},
 			"nqueens-gpu: GPU 1 is not available (out of memory); running on the CPU with 2 workers\n"},
 		{"multi-line driver error", &fakeEnv{devErr: errors.New("line one\nline two")}, []string{"-device", "0", "-workers", "2"},
 			`nqueens-gpu: no GPU available (line one\nline two); running on the CPU with 2 workers` + "\n"},
+		{"no such driver", &fakeEnv{devErr: fmt.Errorf("%w: libcuda.so.1 not found", gpu.ErrNoDriver)}, []string{"-device", "0", "-workers", "2"},
+			"nqueens-gpu: no GPU available (no NVIDIA driver: libcuda.so.1 not found); to use a GPU: " + gpu.Fix(gpu.ErrNoDriver) + "; running on the CPU with 2 workers\n"},
+		{"ordinal out of range", twoGPUs(), []string{"-device", "2", "-workers", "2"},
+			"nqueens-gpu: no GPU 2 (found 2 GPUs: 0 (Fake H100), 1 (Fake A100)); to use a GPU: -device takes the ordinals that nqueens-gpu devices lists; running on the CPU with 2 workers\n"},
+		{"ordinal of one GPU", &fakeEnv{devices: twoGPUs().devices[:1]}, []string{"-device", "5", "-workers", "2"},
+			"nqueens-gpu: no GPU 5 (found 1 GPU: 0 (Fake H100)); to use a GPU: -device takes the ordinals that nqueens-gpu devices lists; running on the CPU with 2 workers\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := runFake(tt.env, append([]string{"-n", "4-5", "-json"}, tt.args...)...)
+			r := runFake(tt.env, append([]string{"-n", "5-6", "-json"}, tt.args...)...)
 			if r.code != 0 {
 				t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 			}
@@ -97,7 +106,7 @@ func TestFallback(t *testing.T) {
 				t.Errorf("%d CPU and %d GPU calls, want 2 and 0", len(tt.env.cpuCalls), len(tt.env.gpuCalls))
 			}
 			recs := decodeJSON(t, r.stdout)
-			if len(recs) != 2 || recs[0].Backend != "cpu" || recs[0].Device != "cpu" || recs[1].Total != 10 {
+			if len(recs) != 2 || recs[0].Backend != "cpu" || recs[0].Device != "cpu" || recs[0].Total != 10 {
 				t.Errorf("records %+v", recs)
 			}
 		})
@@ -111,8 +120,8 @@ func TestDeviceGPU(t *testing.T) {
 		name    string
 		algo    nq.Algo
 	}{
-		{[]string{"-device", "0"}, 0, "Fake H100", gpu.DefaultAlgo},
-		{[]string{"-device", "1"}, 1, "Fake A100", gpu.DefaultAlgo},
+		{[]string{"-device", "0"}, 0, "Fake H100", nq.DefaultAlgo(true)},
+		{[]string{"-device", "1"}, 1, "Fake A100", nq.DefaultAlgo(true)},
 		{[]string{"-device", "1", "-algo", "carrychain"}, 1, "Fake A100", nq.CarryChain},
 		{[]string{"-device", "0", "-algo", "symmetry"}, 0, "Fake H100", nq.Symmetry},
 	}
@@ -129,8 +138,15 @@ func TestDeviceGPU(t *testing.T) {
 			if env.closed != 1 {
 				t.Errorf("GPU closed %d times, want once", env.closed)
 			}
-			if len(env.cpuCalls) != 0 || len(env.gpuCalls) != 5 {
-				t.Errorf("%d CPU and %d GPU calls, want 0 and 5", len(env.cpuCalls), len(env.gpuCalls))
+			// The job counts boards too small to split itself.
+			split := 0
+			for n := 4; n <= 8; n++ {
+				if !(nq.Spec{N: n, Algo: tt.algo}).Whole() {
+					split++
+				}
+			}
+			if len(env.cpuCalls) != 0 || len(env.gpuCalls) != split {
+				t.Errorf("%d CPU and %d GPU calls, want 0 and %d", len(env.cpuCalls), len(env.gpuCalls), split)
 			}
 			for _, rec := range decodeJSON(t, r.stdout) {
 				if rec.Backend != "gpu" || rec.Device != strconv.Itoa(tt.ordinal) ||
@@ -149,12 +165,8 @@ func TestDeviceUsageErrors(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{"ordinal out of range", twoGPUs(), []string{"-device", "2"},
-			"invalid -device 2: no such GPU; found 2 GPUs: 0 (Fake H100), 1 (Fake A100)"},
-		{"one GPU", &fakeEnv{devices: twoGPUs().devices[:1]}, []string{"-device", "5"},
-			"found 1 GPU: 0 (Fake H100)"},
 		{"CPU-only algo on a GPU", twoGPUs(), []string{"-device", "0", "-algo", "bitmap"},
-			"-algo bitmap has no GPU kernel; use -algo symmetry or -algo carrychain, or -device cpu"},
+			"-algo bitmap has no GPU kernel; use -algo symmetry or -algo carrychain or -algo eightfold, or -device cpu"},
 		{"CPU-only algo on all", twoGPUs(), []string{"-device", "all", "-algo", "backtrack"},
 			"-algo backtrack has no GPU kernel"},
 	}
@@ -180,12 +192,15 @@ func TestRealStubFallback(t *testing.T) {
 	}
 	env := noCUDA()
 	h := env.hooks()
-	real := defaultHooks()
-	h.gpuDevices, h.gpuOpen = real.gpuDevices, real.gpuOpen
+	h.drivers = func(tune gpu.Tuning) device.Drivers {
+		d, real := env.drivers(tune), realDrivers(tune)
+		d.GPUs, d.OpenGPU = real.GPUs, real.OpenGPU
+		return d
+	}
 	for _, dev := range []string{"0", "all", "3"} {
 		var out, errOut strings.Builder
 		code := runWith(context.Background(), []string{"-n", "8", "-device", dev, "-workers", "2"}, &out, &errOut, h)
-		want := "nqueens-gpu: no GPU available (built without CUDA); running on the CPU with 2 workers\n"
+		want := "nqueens-gpu: no GPU available (built without CUDA); to use a GPU: build the GPU variant with make where the CUDA toolkit is installed (make cuda-deps, or Debian's nvidia-cuda-toolkit); running on the CPU with 2 workers\n"
 		if code != 0 || errOut.String() != want {
 			t.Errorf("-device %s: exit %d, stderr %q", dev, code, errOut.String())
 		}
@@ -218,17 +233,18 @@ func TestSeveralDevices(t *testing.T) {
 			if fmt.Sprint(env.opened) != fmt.Sprint(tt.opened) || env.closed != len(tt.opened) {
 				t.Errorf("opened %v and closed %d, want %v", env.opened, env.closed, tt.opened)
 			}
-			// Every device goes through every count; one of them
-			// gets the fake job's only batch.
-			if len(env.gpuCalls) != 5*len(tt.opened) {
-				t.Errorf("%d GPU calls, want %d", len(env.gpuCalls), 5*len(tt.opened))
+			// Every device goes through every count that is split into
+			// tasks (N=5..8: the job counts N=4 whole); one of them
+			// gets the fake job's only task batch.
+			if len(env.gpuCalls) != 4*len(tt.opened) {
+				t.Errorf("%d GPU calls, want %d", len(env.gpuCalls), 4*len(tt.opened))
 			}
-			if tt.cpuWorkers == 0 && len(env.cpuCalls) != 0 || tt.cpuWorkers > 0 && len(env.cpuCalls) != 5 {
+			if tt.cpuWorkers == 0 && len(env.cpuCalls) != 0 || tt.cpuWorkers > 0 && len(env.cpuCalls) != 4 {
 				t.Errorf("%d CPU calls", len(env.cpuCalls))
 			}
 			for _, c := range env.cpuCalls {
-				if c.opt.Workers != tt.cpuWorkers {
-					t.Errorf("CPU worker with %d goroutines, want %d", c.opt.Workers, tt.cpuWorkers)
+				if c.workers != tt.cpuWorkers {
+					t.Errorf("CPU worker with %d goroutines, want %d", c.workers, tt.cpuWorkers)
 				}
 			}
 			for _, rec := range decodeJSON(t, r.stdout) {
@@ -248,9 +264,9 @@ func TestSeveralDevicesExact(t *testing.T) {
 	for _, dev := range []string{"0", "all", "all,cpu"} {
 		for _, algo := range []string{"symmetry", "carrychain"} {
 			env := twoGPUs()
-			env.realGPUs = true
+			env.realGPUs, env.realCPU = true, true
 			h := env.hooks()
-			h.cpuPartial, h.plan = cpu.SolvePartial, nil
+			h.plan = nil
 			var out, errOut strings.Builder
 			code := runWith(context.Background(), []string{"-n", "1-12", "-json", "-device", dev, "-algo", algo, "-workers", "1"}, &out, &errOut, h)
 			if code != 0 || errOut.String() != "" {
@@ -308,49 +324,8 @@ func TestDeviceFailures(t *testing.T) {
 
 	// Without CUDA, a list with the CPU counts on the CPU.
 	r = runFake(noCUDA(), "-n", "8", "-device", "all,cpu", "-workers", "2", "-json")
-	if r.code != 0 || r.stderr != "nqueens-gpu: no GPU available (built without CUDA); running on the CPU with 2 workers\n" {
+	if r.code != 0 || r.stderr != "nqueens-gpu: no GPU available (built without CUDA); to use a GPU: build the GPU variant with make where the CUDA toolkit is installed (make cuda-deps, or Debian's nvidia-cuda-toolkit); running on the CPU with 2 workers\n" {
 		t.Errorf("all,cpu without CUDA: exit %d, stderr %q", r.code, r.stderr)
-	}
-}
-
-// The depth of a count: -depth if given, else the depth that gives the
-// GPUs that count enough symmetry boards, else the default (the CPU, the
-// carry chain).
-func TestChooseDepth(t *testing.T) {
-	h100 := gpu.DeviceInfo{Ordinal: 0, Name: "H100", SMs: 132}
-	a100 := gpu.DeviceInfo{Ordinal: 1, Name: "A100", SMs: 108}
-	one := []gpu.DeviceInfo{h100}
-	tests := []struct {
-		name      string
-		n         int
-		algo      nq.Algo
-		userDepth int
-		gpus      []gpu.DeviceInfo
-		want      int
-	}{
-		{"CPU N=16", 16, nq.Symmetry, 0, nil, tasks.DefaultDepth(16)},
-		{"CPU N=20", 20, nq.Symmetry, 0, nil, tasks.DefaultDepth(20)},
-		{"CPU bitmap", 14, nq.Bitmap, 0, nil, tasks.DefaultDepth(14)},
-		// 8 × 132 × 2048 = 2,162,688: depth 7 has 1,168,189 boards at
-		// N=16, depth 8 4,231,484; at N=17 depth 7 has 2,272,413.
-		{"H100 N=16", 16, nq.Symmetry, 0, one, 8},
-		{"H100 N=17", 17, nq.Symmetry, 0, one, 7},
-		{"H100 N=18", 18, nq.Symmetry, 0, one, 7},
-		{"H100 N=20", 20, nq.Symmetry, 0, one, 7},
-		{"H100 N=24", 24, nq.Symmetry, 0, one, 8},
-		// 240 SMs: 3,932,160 boards, more than depth 7's 2,272,413.
-		{"H100+A100 N=17", 17, nq.Symmetry, 0, []gpu.DeviceInfo{h100, a100}, 8},
-		{"H100 N=12", 12, nq.Symmetry, 0, one, 6}, // never enough: depth 7 less than doubles the boards
-		{"H100 N=3", 3, nq.Symmetry, 0, one, tasks.DefaultDepth(3)},
-		{"user depth on a GPU", 16, nq.Symmetry, 5, one, 5},
-		{"user depth on the CPU", 16, nq.Symmetry, 9, nil, 9},
-		{"carry chain on a GPU", 16, nq.CarryChain, 0, one, tasks.DefaultDepth(16)},
-		{"GPU without an SM count", 16, nq.Symmetry, 0, []gpu.DeviceInfo{{Ordinal: 0}}, tasks.DefaultDepth(16)},
-	}
-	for _, tt := range tests {
-		if got := chooseDepth(tt.n, tt.algo, tt.userDepth, tt.gpus); got != tt.want {
-			t.Errorf("%s: chooseDepth(%d, %s, %d, %d GPUs) = %d, want %d", tt.name, tt.n, tt.algo, tt.userDepth, len(tt.gpus), got, tt.want)
-		}
 	}
 }
 
@@ -358,18 +333,24 @@ func TestChooseDepth(t *testing.T) {
 // really count: the GPUs that opened, not those that fell back.
 func TestDepthOnDevices(t *testing.T) {
 	tests := []struct {
-		env       *fakeEnv
-		args      []string
-		gpuDepths int // the depth every GPU call gets; 0: no GPU call
-		cpuDepths int // the depth every CPU call gets; 0: no CPU call
+		env      *fakeEnv
+		args     []string
+		gpuDepth int // the depth every GPU call gets; -1: no GPU call
+		cpuDepth int // the depth every CPU call gets; -1: no CPU call
 	}{
-		{twoGPUs(), []string{"-device", "cpu"}, 0, 6},
-		{twoGPUs(), []string{"-device", "0"}, 8, 0},
-		{twoGPUs(), []string{"-device", "all,cpu"}, 8, 8},
-		{twoGPUs(), []string{"-device", "0", "-depth", "5"}, 5, 0},
-		{twoGPUs(), []string{"-device", "0", "-algo", "carrychain"}, 6, 0},
-		{noCUDA(), []string{"-device", "0"}, 0, 6},
-		{&fakeEnv{devices: twoGPUs().devices, openFails: map[int]error{0: errors.New("busy"), 1: errors.New("busy")}}, []string{"-device", "all"}, 0, 6},
+		{twoGPUs(), []string{"-device", "cpu", "-algo", "symmetry"}, -1, 6},
+		{twoGPUs(), []string{"-device", "0", "-algo", "symmetry"}, 8, -1},
+		{twoGPUs(), []string{"-device", "all,cpu", "-algo", "symmetry"}, 8, 8},
+		{twoGPUs(), []string{"-device", "0", "-depth", "5", "-algo", "symmetry"}, 5, -1},
+		{twoGPUs(), []string{"-device", "0", "-algo", "carrychain"}, 0, -1}, // frames have no depth
+		{noCUDA(), []string{"-device", "0", "-algo", "symmetry"}, -1, 6},
+		{&fakeEnv{devices: twoGPUs().devices, openFails: map[int]error{0: errors.New("busy"), 1: errors.New("busy")}}, []string{"-device", "all", "-algo", "symmetry"}, -1, 6},
+		// Eightfold's depth is its split: 3 by default at N=16, 4 for
+		// one H100 (tasks.SplitFor), 5 for the H100 and the A100.
+		{twoGPUs(), []string{"-device", "cpu"}, -1, 3},
+		{twoGPUs(), []string{"-device", "0"}, 4, -1},
+		{twoGPUs(), []string{"-device", "all,cpu"}, 5, 5},
+		{noCUDA(), []string{"-device", "0"}, -1, 3},
 	}
 	for _, tt := range tests {
 		r := runFake(tt.env, append([]string{"-n", "16", "-json", "-workers", "2"}, tt.args...)...)
@@ -377,17 +358,17 @@ func TestDepthOnDevices(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q", tt.args, r.code, r.stderr)
 			continue
 		}
-		if (len(tt.env.gpuOpts) == 0) != (tt.gpuDepths == 0) || (len(tt.env.cpuCalls) == 0) != (tt.cpuDepths == 0) {
-			t.Errorf("%v: %d GPU and %d CPU calls", tt.args, len(tt.env.gpuOpts), len(tt.env.cpuCalls))
+		if (len(tt.env.gpuCalls) == 0) != (tt.gpuDepth < 0) || (len(tt.env.cpuCalls) == 0) != (tt.cpuDepth < 0) {
+			t.Errorf("%v: %d GPU and %d CPU calls", tt.args, len(tt.env.gpuCalls), len(tt.env.cpuCalls))
 		}
-		for _, o := range tt.env.gpuOpts {
-			if o.Depth != tt.gpuDepths {
-				t.Errorf("%v: GPU call with depth %d, want %d", tt.args, o.Depth, tt.gpuDepths)
+		for _, c := range tt.env.gpuCalls {
+			if c.spec.Depth != tt.gpuDepth {
+				t.Errorf("%v: GPU call with depth %d, want %d", tt.args, c.spec.Depth, tt.gpuDepth)
 			}
 		}
 		for _, c := range tt.env.cpuCalls {
-			if c.opt.Depth != tt.cpuDepths {
-				t.Errorf("%v: CPU call with depth %d, want %d", tt.args, c.opt.Depth, tt.cpuDepths)
+			if c.spec.Depth != tt.cpuDepth {
+				t.Errorf("%v: CPU call with depth %d, want %d", tt.args, c.spec.Depth, tt.cpuDepth)
 			}
 		}
 	}
@@ -400,12 +381,12 @@ func TestDepthOnDevices(t *testing.T) {
 func TestCheckpointDepthOnOtherDevices(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "n12.ckpt")
 	env := twoGPUs()
-	env.realGPUs = true
+	env.realGPUs, env.realCPU = true, true
 	h := env.hooks()
-	h.cpuPartial, h.plan = cpu.SolvePartial, nil
+	h.plan = nil
 	runArgs := func(args ...string) result {
 		var out, errOut strings.Builder
-		args = append([]string{"-n", "12", "-json", "-quiet", "-workers", "1", "-checkpoint", path}, args...)
+		args = append([]string{"-n", "12", "-json", "-quiet", "-workers", "1", "-algo", "symmetry", "-checkpoint", path}, args...)
 		code := runWith(context.Background(), args, &out, &errOut, h)
 		return result{code, out.String(), errOut.String()}
 	}
@@ -432,7 +413,7 @@ func TestCheckpointDepthOnOtherDevices(t *testing.T) {
 		t.Fatal(err)
 	}
 	if ck.Body.Job.Depth != 6 {
-		t.Errorf("checkpoint made at depth %d, want 6 (chooseDepth on an H100 at N=12)", ck.Body.Job.Depth)
+		t.Errorf("checkpoint made at depth %d, want 6 (nq.Spec on an H100 at N=12)", ck.Body.Job.Depth)
 	}
 	wantTotal(runArgs("-device", "0"), "the same command again")
 
@@ -453,9 +434,9 @@ func TestGPUKernelFlags(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
-	for _, o := range env.gpuOpts {
-		if !o.SharedStack || o.Nodes == nil {
-			t.Errorf("GPU options %+v: want SharedStack and Nodes", o)
+	for _, c := range env.gpuCalls {
+		if !c.tune.SharedStack || !c.tune.Nodes {
+			t.Errorf("GPU tuning %+v: want SharedStack and Nodes", c.tune)
 		}
 	}
 	// Two GPUs, 1000*N made-up nodes each.
@@ -467,5 +448,151 @@ func TestGPUKernelFlags(t *testing.T) {
 	r = runFake(twoGPUs(), "-n", "9", "-device", "cpu", "-gpu-nodes", "-quiet")
 	if r.code != 0 || !strings.Contains(r.stderr, "no GPU counted, so no nodes were counted") {
 		t.Errorf("CPU count with -gpu-nodes: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// -device all means every GPU, counting together, in count, bench and
+// check alike.
+func TestDeviceAllEverywhere(t *testing.T) {
+	run := map[string]func(env *fakeEnv) (string, int){
+		"count": func(env *fakeEnv) (string, int) {
+			r := runFake(env, "-n", "8", "-device", "all", "-json")
+			recs := decodeJSON(t, r.stdout)
+			if len(recs) != 1 {
+				return "", r.code
+			}
+			return recs[0].Device, r.code
+		},
+		"bench": func(env *fakeEnv) (string, int) {
+			var out, errOut bytes.Buffer
+			code := runBenchWith(context.Background(), []string{"-n", "8", "-device", "all", "-runs", "1", "-warmup", "0", "-json"}, &out, &errOut, env.hooks())
+			var doc report.Document
+			if err := json.Unmarshal(out.Bytes(), &doc); err != nil || len(doc.Series) != 1 {
+				return "", code
+			}
+			return doc.Series[0].Device, code
+		},
+		"check": func(env *fakeEnv) (string, int) {
+			var out, errOut bytes.Buffer
+			code := runCheckWith(context.Background(), []string{"-n", "8", "-device", "all", "-algo", "symmetry", "-json"}, &out, &errOut, env.hooks())
+			var doc report.CheckDocument
+			if err := json.Unmarshal(out.Bytes(), &doc); err != nil || len(doc.Columns) != 1 {
+				return "", code
+			}
+			return doc.Columns[0].Device, code
+		},
+	}
+	for name, f := range run {
+		env := twoGPUs()
+		device, code := f(env)
+		if code != 0 || device != "0,1" || fmt.Sprint(env.opened) != "[0 1]" || env.closed != 2 {
+			t.Errorf("%s -device all: exit %d, device %q, opened %v, closed %d; want GPUs 0,1 together", name, code, device, env.opened, env.closed)
+		}
+		seen := map[int]bool{}
+		for _, c := range env.gpuCalls {
+			seen[c.ordinal] = true
+		}
+		if !seen[0] || !seen[1] {
+			t.Errorf("%s -device all: GPU calls %+v, want both GPUs in the count", name, env.gpuCalls)
+		}
+	}
+}
+
+// -require-gpu turns a fallback into exit 1 with the cause and the fix on
+// one line, before any count; with a GPU it changes nothing.
+func TestRequireGPU(t *testing.T) {
+	for _, tt := range []struct {
+		env *fakeEnv
+		dev string
+		msg string
+	}{
+		{noCUDA(), "0", "nqueens-gpu: no GPU available (built without CUDA)" + "; to use a GPU: " + gpu.Fix(gpu.ErrNoCUDA) + "; -require-gpu refuses to count on the CPU instead\n"},
+		{twoGPUs(), "3", "nqueens-gpu: no GPU 3 (found 2 GPUs: 0 (Fake H100), 1 (Fake A100)); to use a GPU: -device takes the ordinals that nqueens-gpu devices lists; -require-gpu refuses to count on the CPU instead\n"},
+	} {
+		for _, sub := range []string{"", "bench", "check"} {
+			args := []string{"-n", "8", "-device", tt.dev, "-require-gpu"}
+			var out, errOut bytes.Buffer
+			var code int
+			switch sub {
+			case "bench":
+				code = runBenchWith(context.Background(), args, &out, &errOut, tt.env.hooks())
+			case "check":
+				code = runCheckWith(context.Background(), args, &out, &errOut, tt.env.hooks())
+			default:
+				code = runWith(context.Background(), args, &out, &errOut, tt.env.hooks())
+			}
+			r := result{code, out.String(), errOut.String()}
+			if sub == "bench" {
+				r.stdout = "" // bench writes its heading first
+			}
+			wantOneErrorLine(t, r, exitRuntime)
+			if errOut.String() != tt.msg {
+				t.Errorf("%s -device %s -require-gpu: stderr %q\nwant %q", sub, tt.dev, errOut.String(), tt.msg)
+			}
+		}
+		if len(tt.env.cpuCalls) != 0 {
+			t.Errorf("-device %s -require-gpu counted on the CPU", tt.dev)
+		}
+	}
+	if r := runFake(twoGPUs(), "-n", "8", "-device", "1", "-require-gpu", "-json"); r.code != 0 || r.stderr != "" {
+		t.Errorf("-require-gpu with a GPU: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// A fallback for a count that takes long on the CPU says how long.
+func TestFallbackEstimate(t *testing.T) {
+	r := runFake(noCUDA(), "-n", "16-20", "-device", "0", "-workers", "2", "-json")
+	want := "; running on the CPU with 2 workers (expect about " + estimate.Text(func() float64 {
+		var s float64
+		for n := 16; n <= 20; n++ {
+			s += estimate.CPUSeconds(n, nq.DefaultAlgo(false), 2)
+		}
+		return s
+	}()) + " for N=16-20)\n"
+	if r.code != 0 || !strings.HasSuffix(r.stderr, want) || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("stderr %q, want it to end %q", r.stderr, want)
+	}
+	if r := runFake(noCUDA(), "-n", "10", "-device", "0"); strings.Contains(r.stderr, "expect about") {
+		t.Errorf("N=10 is quick on the CPU, yet: %q", r.stderr)
+	}
+}
+
+// devices lists the GPUs, the driver and the CPU, and exits 1 with the
+// cause and the fix when there is no GPU.
+func TestDevicesCommand(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := runDevicesWith(context.Background(), nil, &out, &errOut, twoGPUs().hooks()); code != 0 || errOut.String() != "" {
+		t.Fatalf("two GPUs: exit %d, stderr %q", code, errOut.String())
+	}
+	for _, want := range []string{"GPU 0    Fake H100", "GPU 1    Fake A100", "108 SMs", "CPU ", "logical CPUs"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	if code := runDevicesWith(context.Background(), []string{"-json"}, &out, &errOut, twoGPUs().hooks()); code != 0 {
+		t.Fatalf("-json: exit %d", code)
+	}
+	var env report.Env
+	if err := json.Unmarshal(out.Bytes(), &env); err != nil || len(env.GPUs) != 2 || env.GPUs[1].SMs != 108 || env.CPUCores < 1 {
+		t.Errorf("-json: %v, %+v", err, env)
+	}
+	out.Reset()
+	code := runDevicesWith(context.Background(), nil, &out, &errOut, noCUDA().hooks())
+	r := result{code, "", errOut.String()}
+	wantOneErrorLine(t, r, exitRuntime)
+	if want := "no GPU to count on: built without CUDA; to use a GPU: " + gpu.Fix(gpu.ErrNoCUDA); !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr %q, want %q", r.stderr, want)
+	}
+	if !strings.Contains(out.String(), "CPU ") {
+		t.Errorf("without a GPU the CPU is still listed:\n%s", out.String())
+	}
+	out.Reset()
+	errOut.Reset()
+	if code := runDevicesWith(context.Background(), []string{"extra"}, &out, &errOut, noCUDA().hooks()); code != exitUsage {
+		t.Errorf("devices extra: exit %d", code)
+	}
+	if code := runDevicesWith(context.Background(), []string{"-h"}, &out, &errOut, noCUDA().hooks()); code != 0 || !strings.HasPrefix(out.String(), "nqueens-gpu devices lists") {
+		t.Errorf("devices -h: exit %d, %.40q", code, out.String())
 	}
 }

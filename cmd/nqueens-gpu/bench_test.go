@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nqueens-gpu/nqueens-gpu/cpu"
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
@@ -88,49 +88,67 @@ func (f *solverFake) hooks() hooks {
 		el = 2 * time.Millisecond
 	}
 	return hooks{
-		cpuSolve: func(ctx context.Context, n int, algo nq.Algo, opt cpu.Options) (nq.Counts, error) {
-			return f.solve("cpu", n, algo)
-		},
-		gpuDevices: func() ([]gpu.DeviceInfo, error) {
-			if f.devErr != nil {
-				return nil, f.devErr
+		drivers: func(gpu.Tuning) device.Drivers {
+			return device.Drivers{
+				CPU:   func(int) device.Backend { return &solverBackend{f: f, name: "cpu"} },
+				Procs: func() int { return 4 },
+				GPUs: func() ([]device.GPU, error) {
+					if f.devErr != nil {
+						return nil, f.devErr
+					}
+					return f.devices, nil
+				},
+				OpenGPU: func(ordinal int) (device.Backend, error) {
+					if f.openErr != nil {
+						return nil, f.openErr
+					}
+					for _, d := range f.devices {
+						if d.Ordinal == ordinal {
+							return &solverBackend{f: f, name: "gpu" + strconv.Itoa(ordinal), gpu: true}, nil
+						}
+					}
+					return nil, errors.New("fake: no such GPU")
+				},
+				GPUAlgos: gpu.Algos(),
 			}
-			return f.devices, nil
 		},
-		gpuOpen: func(ordinal int) (gpuBackend, error) {
-			if f.openErr != nil {
-				return nil, f.openErr
-			}
-			for _, d := range f.devices {
-				if d.Ordinal == ordinal {
-					return &gpuFake{f: f, info: d}, nil
-				}
-			}
-			return nil, errors.New("fake: no such GPU")
-		},
-		since: func(time.Time) time.Duration { return el },
-		procs: func() int { return 4 },
+		since:     func(time.Time) time.Duration { return el },
+		plan:      fakePlan,
+		symmetric: fakeSymmetric,
 	}
 }
 
-type gpuFake struct {
+// solverBackend is a device whose counts come from solverFake: the whole
+// count as the one batch 0.
+type solverBackend struct {
 	f    *solverFake
-	info gpu.DeviceInfo
+	name string
+	gpu  bool
 }
 
-func (g *gpuFake) Solve(ctx context.Context, n int, algo nq.Algo) (nq.Counts, error) {
-	if !gpu.Supports(algo) {
-		return nq.Counts{}, errors.New("fake: no kernel")
+func (b *solverBackend) Name() string { return b.name }
+
+func (b *solverBackend) Count(ctx context.Context, spec nq.Spec, sel func(int) bool, done func([]int, nq.Partial)) error {
+	if b.gpu && !gpu.Supports(spec.Algo) {
+		return errors.New("fake: no kernel")
 	}
-	return g.f.solve("gpu"+strconv.Itoa(g.info.Ordinal), n, algo)
+	if !sel(0) {
+		return nil
+	}
+	c, err := b.f.solve(b.name, spec.N, spec.Algo)
+	if err != nil {
+		return err
+	}
+	done([]int{0}, workerPartial(spec.Algo, c))
+	return nil
 }
 
-func (g *gpuFake) Info() gpu.DeviceInfo { return g.info }
-
-func (g *gpuFake) Close() error {
-	g.f.mu.Lock()
-	g.f.closed++
-	g.f.mu.Unlock()
+func (b *solverBackend) Close() error {
+	if b.gpu {
+		b.f.mu.Lock()
+		b.f.closed++
+		b.f.mu.Unlock()
+	}
 	return nil
 }
 
@@ -166,7 +184,6 @@ func wantFailure(t *testing.T, r cmdResult, code int, msg string) {
 }
 
 func TestBenchUsageErrors(t *testing.T) {
-	dir := t.TempDir()
 	tests := []struct {
 		args []string
 		msg  string
@@ -182,13 +199,15 @@ func TestBenchUsageErrors(t *testing.T) {
 		{[]string{"-n", "8", "-algo", "bitmap,bitmap"}, "listed twice"},
 		{[]string{"-n", "8", "-plot", "x.jpg"}, ".png or .svg"},
 		{[]string{"-n", "8", "extra"}, "unexpected argument"},
-		{[]string{"-n", "8", "-baseline", filepath.Join(dir, "none.json")}, "-baseline"},
 		{[]string{"-n", "8", "-o", "a.json", "-baseline", "a.json"}, "same file"},
 		{[]string{"-from", "a.json", "-n", "8"}, "-n does not apply to -from"},
 		{[]string{"-from", "a.json,", "-plot", "x.png"}, "invalid -from"},
 		{[]string{"-from", "a.json,b.json", "-baseline", "c.json"}, "single file"},
-		{[]string{"-from", filepath.Join(dir, "none.json")}, "-from"},
+		{[]string{"-n", "8", "-o", "a.svg", "-plot", "a.svg"}, "-o and -plot name the same file"},
 		{[]string{"-bogus"}, "not defined"},
+		{[]string{"-n", "8", "-gpu-launch", "0"}, "invalid -gpu-launch 0s"},
+		{[]string{"-n", "8", "-gpu-threads", "0"}, "invalid -gpu-threads 0"},
+		{[]string{"-n", "1-3", "-depth", "2"}, "no depth applies to N=1-3"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -229,14 +248,14 @@ func TestBenchCPUJSON(t *testing.T) {
 		t.Fatalf("runs %d warmup %d series %d", d.Runs, d.Warmup, len(d.Series))
 	}
 	s := d.Series[0]
-	if s.Label != "cpu symmetry" || s.Backend != "cpu" || s.Algo != string(cpu.DefaultAlgo) || s.Workers != 3 || s.Fallback != "" {
+	if s.Label != "cpu "+string(nq.DefaultAlgo(false)) || s.Backend != "cpu" || s.Algo != string(nq.DefaultAlgo(false)) || s.Workers != 3 || s.Fallback != "" {
 		t.Errorf("series %+v", s)
 	}
 	if len(s.Results) != 3 {
 		t.Fatalf("%d results", len(s.Results))
 	}
 	for i, res := range s.Results {
-		if res.N != 8+i || res.Counts() != publishedCounts(res.N) || res.Verified != verifiedClasses {
+		if res.N != 8+i || res.Counts() != publishedCounts(res.N) || res.Verified != known.VerifiedClasses {
 			t.Errorf("result %+v", res)
 		}
 		if len(res.Seconds) != 4 || len(res.WarmupSeconds) != 2 || res.Stats.Mean != 0.003 || res.Stats.StdDev != 0 {
@@ -261,7 +280,7 @@ func TestBenchText(t *testing.T) {
 	}
 	for _, want := range []string{
 		"environment\n", "CPU ", "Go ", "commit ", "GPU      none",
-		"cpu symmetry: backend cpu, device cpu, 4 workers; start-up 2ms",
+		"cpu eightfold: backend cpu, device cpu, 4 workers; start-up 2ms",
 		"95% CI of mean", "nodes/s",
 		"\n  6                    4    2        2ms              2ms .. 2ms        2ms         0s        2ms        2ms      n/a\n",
 		"\n  7                   40    2",
@@ -349,7 +368,9 @@ func TestBenchGPU(t *testing.T) {
 	}
 
 	wantFailure(t, runBenchFake(oneFakeGPU(), "-n", "8", "-device", "0", "-algo", "bitmap"), exitUsage, "no GPU kernel")
-	wantFailure(t, runBenchFake(oneFakeGPU(), "-n", "8", "-device", "3"), exitUsage, "no such GPU")
+	if r := runBenchFake(oneFakeGPU(), "-n", "8", "-device", "3", "-runs", "1", "-json"); r.code != 0 || !strings.Contains(r.stderr, "no GPU 3 (found 1 GPU: 0 (Fake H100))") {
+		t.Errorf("-device 3 of 1 GPU: exit %d, stderr %q; want the fallback line", r.code, r.stderr)
+	}
 }
 
 func TestBenchFallback(t *testing.T) {
@@ -389,9 +410,9 @@ func TestBenchBaseline(t *testing.T) {
 	for _, want := range []string{
 		"compared with " + base,
 		"Welch's t-test",
-		"cpu symmetry        5ms       10ms       -5ms   0.500",
+		"cpu eightfold        5ms       10ms       -5ms   0.500",
 		"faster, significant at 5% (p<0.0001), large effect",
-		`note: series "cpu symmetry" N=10: not in the baseline`,
+		`note: series "cpu eightfold" N=10: not in the baseline`,
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, r.stdout)
@@ -436,12 +457,12 @@ func TestBenchPlotAndFrom(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 	s, _ := os.ReadFile(svg)
-	if !strings.Contains(string(s), "a.json: cpu symmetry") || !strings.Contains(string(s), "b.json: gpu0 symmetry") || !strings.Contains(string(s), "<path") {
+	if !strings.Contains(string(s), "a.json: cpu eightfold") || !strings.Contains(string(s), "b.json: gpu0 eightfold") || !strings.Contains(string(s), "<path") {
 		t.Errorf("the SVG lacks a series or paths")
 	}
 
 	r = runBenchFake(&solverFake{}, "-from", a+","+b)
-	if r.code != 0 || !strings.Contains(r.stdout, "a.json: recorded") || !strings.Contains(r.stdout, "gpu0 symmetry: backend gpu, device 0 (Fake H100)") {
+	if r.code != 0 || !strings.Contains(r.stdout, "a.json: recorded") || !strings.Contains(r.stdout, "gpu0 eightfold: backend gpu, device 0 (Fake H100)") {
 		t.Errorf("-from: exit %d, stdout %q", r.code, r.stdout)
 	}
 }
@@ -453,27 +474,5 @@ func TestBenchInterrupted(t *testing.T) {
 	code := runBenchWith(ctx, []string{"-n", "8"}, &out, &errb, (&solverFake{}).hooks())
 	if code != exitInterrupted || !strings.Contains(errb.String(), "interrupted") {
 		t.Errorf("exit %d, stderr %q", code, errb.String())
-	}
-}
-
-func TestEnvParsing(t *testing.T) {
-	if got := cpuModel("processor\t: 0\nmodel name\t: Intel(R)  Xeon(R)   CPU @ 2.20GHz\n"); got != "Intel(R) Xeon(R) CPU @ 2.20GHz" {
-		t.Errorf("cpuModel = %q", got)
-	}
-	if got := cpuModel("processor : 0\nCPU part : 0xd0c\n"); got != "0xd0c" {
-		t.Errorf("cpuModel(arm) = %q", got)
-	}
-	if got := cpuModel(""); got != "" {
-		t.Errorf("cpuModel(\"\") = %q", got)
-	}
-	for in, want := range map[string]string{
-		"NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 22:23:56 UTC 2024\nGCC version: gcc 12\n": "550.54.15",
-		"NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  535.104.05  Release Build  (dvs-builder@U16)\n":        "535.104.05",
-		"GCC version: 12.2": "",
-		"":                  "",
-	} {
-		if got := nvidiaDriver(in); got != want {
-			t.Errorf("nvidiaDriver(%q) = %q, want %q", in, got, want)
-		}
 	}
 }

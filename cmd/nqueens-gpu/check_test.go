@@ -13,6 +13,7 @@ import (
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
 )
 
 func runCheckFake(f *solverFake, args ...string) cmdResult {
@@ -59,7 +60,7 @@ func TestCheckAllAgree(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q\n%s", r.code, r.stderr, r.stdout)
 	}
 	head := strings.Fields(strings.SplitN(r.stdout, "\n", 2)[0])
-	if strings.Join(head, " ") != "N published Total cpu symmetry cpu carrychain cpu bitmap verdict" {
+	if strings.Join(head, " ") != "N published Total cpu eightfold cpu symmetry cpu bitmap verdict" {
 		t.Errorf("header %q", head)
 	}
 	if got := tableRow(t, r.stdout, 13); strings.Join(got, " ") != "13 73712 73712 73712 73712 OK" {
@@ -71,8 +72,10 @@ func TestCheckAllAgree(t *testing.T) {
 	if !strings.Contains(r.stdout, "check passed: N=1-14, 3 columns, all agree") {
 		t.Errorf("no pass line:\n%s", r.stdout)
 	}
-	// 14 N x symmetry and carrychain, 13 N x bitmap.
-	if len(f.calls) != 14*2+13 {
+	// 14 N x eightfold and symmetry, 13 N x bitmap, less the boards too
+	// small to split, which the job counts itself: N=1..3, and N=4 for
+	// eightfold.
+	if len(f.calls) != 14*2+13-3*3-1 {
 		t.Errorf("%d counts: %v", len(f.calls), f.calls)
 	}
 }
@@ -91,7 +94,7 @@ func TestCheckMismatch(t *testing.T) {
 			name: "total off the table",
 			args: []string{"-n", "8-10"},
 			wrong: func(b string, a nq.Algo, n, _ int) (nq.Counts, bool) {
-				if a == nq.CarryChain && n == 9 {
+				if a == nq.Symmetry && n == 9 {
 					c := publishedCounts(9)
 					c.C8++
 					return c, true
@@ -100,20 +103,20 @@ func TestCheckMismatch(t *testing.T) {
 			},
 			badN:   9,
 			row:    "9 352 352 360* 352 MISMATCH",
-			detail: "cpu carrychain  total=360 unique=47 c2=0 c4=4 c8=43  <- differs",
+			detail: "cpu symmetry   total=360 unique=47 c2=0 c4=4 c8=43  <- differs",
 		},
 		{
 			name: "same Total and Unique, other classes",
 			args: []string{"-n", "12"},
 			wrong: func(b string, a nq.Algo, n, _ int) (nq.Counts, bool) {
-				if a == nq.Symmetry {
+				if a == nq.Eightfold {
 					return sameTotalsOtherClasses(publishedCounts(n)), true
 				}
 				return nq.Counts{}, false
 			},
 			badN:   12,
 			row:    "12 14200 14200* 14200 14200 MISMATCH",
-			detail: "cpu symmetry    total=14200 unique=1787 c2=6 c4=15 c8=1766  <- differs",
+			detail: "cpu eightfold  total=14200 unique=1787 c2=6 c4=15 c8=1766  <- differs",
 		},
 		{
 			name: "every algorithm agrees, the table does not",
@@ -149,7 +152,7 @@ func TestCheckMismatch(t *testing.T) {
 			},
 			badN:   7,
 			row:    "7 40 40 40 ERROR MISMATCH",
-			detail: "cpu bitmap      error: fake: out of memory",
+			detail: "cpu bitmap     error: fake: out of memory",
 		},
 	}
 	for _, tc := range tests {
@@ -178,7 +181,7 @@ func TestCheckGPU(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
 	head := strings.Fields(strings.SplitN(r.stdout, "\n", 2)[0])
-	if strings.Join(head, " ") != "N published Total cpu symmetry cpu carrychain gpu0 symmetry gpu0 carrychain cpu bitmap verdict" {
+	if strings.Join(head, " ") != "N published Total cpu eightfold cpu symmetry gpu0 eightfold gpu0 symmetry cpu bitmap verdict" {
 		t.Errorf("header %q", head)
 	}
 	if f.closed != 1 {
@@ -187,7 +190,7 @@ func TestCheckGPU(t *testing.T) {
 
 	f = oneFakeGPU()
 	f.wrong = func(b string, a nq.Algo, n, _ int) (nq.Counts, bool) {
-		if b == "gpu0" && a == nq.CarryChain && n == 13 {
+		if b == "gpu0" && a == nq.Symmetry && n == 13 {
 			return sameTotalsOtherClasses(publishedCounts(13)), true
 		}
 		return nq.Counts{}, false
@@ -196,15 +199,15 @@ func TestCheckGPU(t *testing.T) {
 	if r.code != exitRuntime {
 		t.Fatalf("exit %d, want 1", r.code)
 	}
-	var doc checkDocument
+	var doc report.CheckDocument
 	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
 		t.Fatalf("-json: %v\n%s", err, r.stdout)
 	}
-	if doc.OK || len(doc.Rows) != 1 || doc.Rows[0].OK || doc.Schema != checkSchema {
+	if doc.OK || len(doc.Rows) != 1 || doc.Rows[0].OK || doc.Schema != report.CheckSchema {
 		t.Fatalf("document %+v", doc)
 	}
 	cells := doc.Rows[0].Cells
-	if len(cells) != 3 || cells[0].Label != "gpu0 symmetry" || !cells[0].Agrees || cells[1].Label != "gpu0 carrychain" || cells[1].Agrees || cells[2].Label != "cpu bitmap" || !cells[2].Agrees {
+	if len(cells) != 3 || cells[0].Label != "gpu0 eightfold" || !cells[0].Agrees || cells[1].Label != "gpu0 symmetry" || cells[1].Agrees || cells[2].Label != "cpu bitmap" || !cells[2].Agrees {
 		t.Errorf("cells %+v", cells)
 	}
 	if cells[1].Counts == nil || cells[1].Counts.Count2 != 6 || doc.Rows[0].Known == nil || doc.Rows[0].Known.Classes.Count2 != 4 {
@@ -233,7 +236,7 @@ func TestCheckOutputFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc checkDocument
+	var doc report.CheckDocument
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -264,6 +267,8 @@ func TestCheckUsageErrors(t *testing.T) {
 		{[]string{"-n", "8", "-algo", "nope"}, "unknown algorithm"},
 		{[]string{"-n", "8", "-workers", "-2"}, "invalid -workers"},
 		{[]string{"-n", "8", "9"}, "unexpected argument"},
+		{[]string{"-n", "8", "-gpu-threads", "0"}, "invalid -gpu-threads 0"},
+		{[]string{"-n", "3", "-depth", "2"}, "no depth applies to N=3"},
 	} {
 		f := &solverFake{}
 		r := runCheckFake(f, tc.args...)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
@@ -41,6 +42,8 @@ func FuzzParseArgs(f *testing.F) {
 		"-n 20 -checkpoint c.json", "-n 4-8 -checkpoint c", "-n 9 -checkpoint c -checkpoint-interval 1s",
 		"-n 9 -checkpoint-interval 0", "-n 9 -progress-interval 1h -quiet", "-n 9 -shard 1/4 -json",
 		"-n 9 -shard 4/4", "-n 9 -shard /", "-n 9 -shard 0/1048577", "-n 4-9 -shard 0/2", "-n 9 -shard 0/2 -print",
+		"-n 8 -gpu-threads 0", "-n 8 -gpu-launch 0s", "-n 8 -gpu-threads 64 -gpu-launch 20ms", "-n 2-3 -depth 2",
+		"-n 3-5 -depth 3", "-n 9 -progress-interval 1ns", "-n 9 -progress-interval 1s",
 	} {
 		f.Add(s)
 	}
@@ -71,15 +74,15 @@ func FuzzParseArgs(f *testing.F) {
 		if cfg.workers < 0 || cfg.workers > maxWorkers || cfg.maxBoards < 0 {
 			t.Fatalf("%q: bad numbers in %+v", args, cfg)
 		}
-		for _, o := range cfg.devices.ordinals {
+		for _, o := range cfg.devices.Ordinals {
 			if o < 0 {
 				t.Fatalf("%q: negative ordinal", args)
 			}
 		}
-		if cfg.devices.all && len(cfg.devices.ordinals) > 0 || !cfg.devices.cpu && !cfg.devices.gpus() {
+		if cfg.devices.All && len(cfg.devices.Ordinals) > 0 || !cfg.devices.CPU && !cfg.devices.GPUs() {
 			t.Fatalf("%q: inconsistent devices %+v", args, cfg.devices)
 		}
-		if (cfg.checkpoint != "" || cfg.sharded) && cfg.lo != cfg.hi || cfg.checkpointInterval <= 0 || cfg.progressInterval <= 0 {
+		if (cfg.checkpoint != "" || cfg.sharded) && cfg.lo != cfg.hi || cfg.checkpointInterval <= 0 || cfg.progressInterval < minProgressInterval {
 			t.Fatalf("%q: inconsistent long-run flags %+v", args, cfg)
 		}
 		if cfg.sharded && (cfg.shard.Index < 0 || cfg.shard.Index >= cfg.shard.Count) {
@@ -88,11 +91,15 @@ func FuzzParseArgs(f *testing.F) {
 		if cfg.print && (cfg.hi > maxPrintN || cfg.json) || cfg.unique && !cfg.print {
 			t.Fatalf("%q: inconsistent %+v", args, cfg)
 		}
+		if cfg.depth != 0 && (cfg.hi < 4 || cfg.depth < 2 || cfg.depth >= max(cfg.lo, 4)) {
+			t.Fatalf("%q: -depth %d accepted for N=%d-%d", args, cfg.depth, cfg.lo, cfg.hi)
+		}
 		// Choosing the backend must not panic either (without a real GPU).
 		env := &fakeEnv{devErr: gpu.ErrNoCUDA}
 		var errOut strings.Builder
-		if b, err := openBackend(cfg, env.hooks(), &errOut); err == nil {
-			b.close()
+		if devs, err := device.Open(cfg.devices, device.Options{Workers: cfg.workers, Algo: cfg.algo}, env.drivers(cfg.tune)); err == nil {
+			reportOpen(&errOut, devs, cpuEstimate(cfg.lo, cfg.hi, devs))
+			devs.Close()
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/nqueens-gpu/nqueens-gpu/cpu"
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/boards"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
@@ -19,97 +22,109 @@ import (
 // fixedElapsed is what the fake clock of the tests reports for every count.
 const fixedElapsed = 1500 * time.Millisecond
 
-// cpuCall records one call of the fake CPU solver.
+// cpuCall records one count of the fake CPU.
 type cpuCall struct {
-	n    int
-	algo nq.Algo
-	opt  cpu.Options
+	spec    nq.Spec
+	workers int
 }
 
-// fakeEnv is a set of fake hooks that record how they were used.
+// gpuCall records one count of a fake GPU.
+type gpuCall struct {
+	ordinal int
+	spec    nq.Spec
+	tune    gpu.Tuning
+}
+
+// fakeEnv is a set of fake devices that record how they were used.
 type fakeEnv struct {
 	mu       sync.Mutex
 	cpuCalls []cpuCall
-	gpuCalls []int         // N per GPU Solve call
-	gpuOpts  []gpu.Options // options per GPU SolvePartial call
-	opened   []int         // ordinals passed to gpuOpen
-	closed   int           // GPU Close calls
-	devices  []gpu.DeviceInfo
-	devErr   error // gpuDevices' error
-	openErr  error // gpuOpen's error
-	solveErr error // returned by every Solve
+	gpuCalls []gpuCall
+	opened   []int // ordinals opened
+	closed   int   // GPU Close calls
+	devices  []device.GPU
+	devErr   error // the GPU list's error
+	openErr  error // every GPU open's error
+	solveErr error // returned by every count
 	// openFails and gpuFails make single GPUs fail to open or fail in
-	// SolvePartial; realGPUs makes the fake GPUs count for real, each
-	// with one CPU goroutine.
+	// a count; realCPU and realGPUs make the CPU and the fake GPUs
+	// count for real (cpu.Backend; one goroutine per fake GPU).
 	openFails map[int]error
 	gpuFails  map[int]error
+	realCPU   bool
 	realGPUs  bool
+	// cpuCount, if not nil, is what the fake CPU does in a count.
+	cpuCount func(ctx context.Context, spec nq.Spec, sel func(int) bool, done func([]int, nq.Partial)) error
 }
 
 // counts is the fake solvers' answer: the counts of the boards enumerated
-// by boards.go, which boards_test.go checks against the published table.
+// by package boards, which its tests check against the published table.
 func fakeCounts(n int) nq.Counts {
 	if n > maxPrintN {
 		// Shaped like a large count; only the table layout looks at it.
 		return nq.Counts{C2: 1, C4: 22, C8: uint64(n) << 50}
 	}
-	return classify(enumerate(n))
-}
-
-// partialOf turns counts into the partial sums algo's batches report, the
-// inverse of nq.Reduce.
-func partialOf(algo nq.Algo, c nq.Counts) nq.Partial {
-	switch algo {
-	case nq.Mirror:
-		return nq.Partial{c.C1, c.C2, 2 * c.C4, 4 * c.C8}
-	case nq.CarryChain:
-		return nq.Partial{c.C1, 2 * c.C2, 4 * c.C4, 8 * c.C8}
-	}
-	return nq.Partial{c.C1, c.C2, c.C4, c.C8}
+	return boards.Counts(n)
 }
 
 // fakeBatch plays a backend whose job is the single batch 0: if sel grants
 // it, it reports it with the fake counts of n.
-func fakeBatch(n int, algo nq.Algo, sel func(int) bool, done func([]int, nq.Partial)) nq.Partial {
+func fakeBatch(n int, algo nq.Algo, sel func(int) bool, done func([]int, nq.Partial)) {
 	if sel != nil && !sel(0) {
-		return nq.Partial{}
+		return
 	}
-	p := partialOf(algo, fakeCounts(n))
 	if done != nil {
-		done([]int{0}, p)
+		done([]int{0}, workerPartial(algo, fakeCounts(n)))
 	}
-	return p
 }
 
-// fakePlan is the plan of the fake jobs: one batch of one task.
-func fakePlan(s job.Spec) (job.Plan, error) {
-	return job.Plan{N: s.N, Algo: s.Algo, Tasks: "fake", Batch: s.Normalize().Batch, Batches: 1, TaskCount: 1, TaskSHA256: "fake"}, nil
+// workerPartial is what the fake workers of algo report for counts c: all
+// of their partial sums, even for eightfold, whose host batch of symmetric
+// solutions the fake jobs count as zero (fakeSymmetric), so that any
+// counts, right or wrong, reduce as they would from a single batch.
+func workerPartial(algo nq.Algo, c nq.Counts) nq.Partial { return nq.PartialOf(algo, c) }
+
+// fakeSymmetric is the host batch of the fake eightfold jobs: nothing, the
+// fake workers report the symmetric solutions with the rest.
+func fakeSymmetric(ctx context.Context, n int) (s90, s180 uint64, err error) { return 0, 0, nil }
+
+// fakePlan is the plan of the fake jobs: one batch of one task, and an
+// eightfold count's host batch after it.
+func fakePlan(s nq.Spec) (job.Plan, error) {
+	s = s.Normalize()
+	p := job.Plan{N: s.N, Algo: s.Algo, Tasks: "fake", Depth: s.Depth, Batch: s.Batch, Batches: 1, TaskCount: 1, TaskSHA256: "fake"}
+	if s.HostBatch() {
+		p.Batches, p.TaskCount = 2, 2
+	}
+	return p, nil
 }
 
 func (f *fakeEnv) hooks() hooks {
-	return hooks{
-		cpuSolve: func(ctx context.Context, n int, algo nq.Algo, opt cpu.Options) (nq.Counts, error) {
-			if f.solveErr != nil {
-				return nq.Counts{}, f.solveErr
-			}
-			return fakeCounts(n), nil
-		},
-		cpuPartial: func(ctx context.Context, n int, algo nq.Algo, opt cpu.Options) (nq.Partial, error) {
-			f.mu.Lock()
-			f.cpuCalls = append(f.cpuCalls, cpuCall{n, algo, opt})
-			f.mu.Unlock()
-			if f.solveErr != nil {
-				return nq.Partial{}, f.solveErr
-			}
-			return fakeBatch(n, algo, opt.Select, opt.Done), nil
-		},
-		gpuDevices: func() ([]gpu.DeviceInfo, error) {
+	h := hooks{
+		drivers:    f.drivers,
+		plan:       fakePlan,
+		isTerminal: func(io.Writer) bool { return false },
+		since:      func(time.Time) time.Duration { return fixedElapsed },
+		symmetric:  fakeSymmetric,
+	}
+	if f.realCPU || f.realGPUs {
+		h.symmetric = nil // real workers report Total alone
+	}
+	return h
+}
+
+// drivers are the fake devices: the CPU, and GPUs opened with tune.
+func (f *fakeEnv) drivers(tune gpu.Tuning) device.Drivers {
+	return device.Drivers{
+		CPU:   func(workers int) device.Backend { return &fakeCPU{env: f, workers: workers} },
+		Procs: func() int { return 3 },
+		GPUs: func() ([]device.GPU, error) {
 			if f.devErr != nil {
 				return nil, f.devErr
 			}
 			return f.devices, nil
 		},
-		gpuOpen: func(ordinal int) (gpuBackend, error) {
+		OpenGPU: func(ordinal int) (device.Backend, error) {
 			f.mu.Lock()
 			f.opened = append(f.opened, ordinal)
 			f.mu.Unlock()
@@ -121,15 +136,13 @@ func (f *fakeEnv) hooks() hooks {
 			}
 			for _, d := range f.devices {
 				if d.Ordinal == ordinal {
-					return &fakeGPU{env: f, info: d}, nil
+					return &fakeGPU{env: f, info: d, tune: tune}, nil
 				}
 			}
 			return nil, errors.New("fake: no such device")
 		},
-		plan:       fakePlan,
-		isTerminal: func(io.Writer) bool { return false },
-		since:      func(time.Time) time.Duration { return fixedElapsed },
-		procs:      func() int { return 3 },
+		GPUAlgos: gpu.Algos(),
+		Fix:      gpu.Fix,
 	}
 }
 
@@ -138,48 +151,81 @@ func noCUDA() *fakeEnv { return &fakeEnv{devErr: gpu.ErrNoCUDA, openErr: gpu.Err
 
 // twoGPUs is an environment with GPUs 0 and 1.
 func twoGPUs() *fakeEnv {
-	return &fakeEnv{devices: []gpu.DeviceInfo{
+	return &fakeEnv{devices: []device.GPU{
 		{Ordinal: 0, Name: "Fake H100", SMs: 132},
 		{Ordinal: 1, Name: "Fake A100", SMs: 108},
 	}}
 }
 
+type fakeCPU struct {
+	env     *fakeEnv
+	workers int
+}
+
+func (c *fakeCPU) Name() string { return "cpu" }
+
+func (c *fakeCPU) Count(ctx context.Context, spec nq.Spec, sel func(int) bool, done func([]int, nq.Partial)) error {
+	f := c.env
+	f.mu.Lock()
+	f.cpuCalls = append(f.cpuCalls, cpuCall{spec, c.workers})
+	f.mu.Unlock()
+	switch {
+	case f.cpuCount != nil:
+		return f.cpuCount(ctx, spec, sel, done)
+	case f.solveErr != nil:
+		return f.solveErr
+	case f.realCPU:
+		return cpu.New(c.workers).Count(ctx, spec, sel, done)
+	}
+	fakeBatch(spec.N, spec.Algo, sel, done)
+	return nil
+}
+
+func (c *fakeCPU) Close() error { return nil }
+
 type fakeGPU struct {
-	env  *fakeEnv
-	info gpu.DeviceInfo
+	env   *fakeEnv
+	info  device.GPU
+	tune  gpu.Tuning
+	nodes uint64 // made up, with tune.Nodes
 }
 
-func (g *fakeGPU) Solve(ctx context.Context, n int, algo nq.Algo) (nq.Counts, error) {
-	return nq.Counts{}, errors.New("fake: the program counts through SolvePartial")
-}
+func (g *fakeGPU) Name() string { return "gpu" + strconv.Itoa(g.info.Ordinal) }
 
-func (g *fakeGPU) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt gpu.Options) (nq.Partial, error) {
+func (g *fakeGPU) Count(ctx context.Context, spec nq.Spec, sel func(int) bool, done func([]int, nq.Partial)) error {
 	g.env.mu.Lock()
-	g.env.gpuCalls = append(g.env.gpuCalls, n)
-	g.env.gpuOpts = append(g.env.gpuOpts, opt)
+	g.env.gpuCalls = append(g.env.gpuCalls, gpuCall{g.info.Ordinal, spec, g.tune})
+	if g.tune.Nodes {
+		g.nodes += 1000 * uint64(spec.N)
+	}
 	g.env.mu.Unlock()
-	if !gpu.Supports(algo) {
-		return nq.Partial{}, errors.New("fake: no kernel for " + string(algo))
+	if !gpu.Supports(spec.Algo) {
+		return errors.New("fake: no kernel for " + string(spec.Algo))
 	}
 	if g.env.solveErr != nil {
-		return nq.Partial{}, g.env.solveErr
+		return g.env.solveErr
 	}
 	if err := g.env.gpuFails[g.info.Ordinal]; err != nil {
-		if opt.Select != nil {
-			opt.Select(0) // claim a batch and lose it, as a GPU that fails mid-launch
+		if sel != nil {
+			sel(0) // claim a batch and lose it, as a GPU that fails mid-launch
 		}
-		return nq.Partial{}, err
-	}
-	if opt.Nodes != nil {
-		*opt.Nodes += 1000 * uint64(n) // a made-up node count per call
+		return err
 	}
 	if g.env.realGPUs {
-		return cpu.SolvePartial(ctx, n, algo, cpu.Options{Workers: 1, Depth: opt.Depth, Batch: opt.Batch, Select: opt.Select, Done: opt.Done})
+		return cpu.New(1).Count(ctx, spec, sel, done)
 	}
-	return fakeBatch(n, algo, opt.Select, opt.Done), nil
+	fakeBatch(spec.N, spec.Algo, sel, done)
+	return nil
 }
 
-func (g *fakeGPU) Info() gpu.DeviceInfo { return g.info }
+// TakeNodes reports 1000 made-up nodes per N counted with -gpu-nodes.
+func (g *fakeGPU) TakeNodes() uint64 {
+	g.env.mu.Lock()
+	defer g.env.mu.Unlock()
+	n := g.nodes
+	g.nodes = 0
+	return n
+}
 
 func (g *fakeGPU) Close() error {
 	g.env.mu.Lock()

@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nqueens-gpu/nqueens-gpu/cpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
@@ -211,7 +210,7 @@ func TestCheckpointRefusedCLI(t *testing.T) {
 		{"truncated", string(good[:len(good)*2/3]), []string{"-n", "10"}, "is damaged or not a checkpoint"},
 		{"edited", damaged, []string{"-n", "10"}, "its checksum does not match its contents"},
 		{"another N", string(good), []string{"-n", "11"}, "was made for another job: N=10, not N=11"},
-		{"another algorithm", string(good), []string{"-n", "10", "-algo", "carrychain"}, "-algo symmetry, not -algo carrychain"},
+		{"another algorithm", string(good), []string{"-n", "10", "-algo", "carrychain"}, "-algo eightfold, not -algo carrychain"},
 		{"a shard", string(good), []string{"-n", "10", "-shard", "1/2"}, "was made for shard 0/1, not shard 1/2"},
 	}
 	for _, tt := range tests {
@@ -244,36 +243,37 @@ func TestInterruptSavesCheckpoint(t *testing.T) {
 	ck := filepath.Join(t.TempDir(), "ck")
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
-	h := noCUDA().hooks()
-	h.plan = func(s job.Spec) (job.Plan, error) {
-		p, _ := fakePlan(s)
-		p.Batches, p.TaskCount = 3, 700
-		return p, nil
-	}
+	env := noCUDA()
 	var stop bool
-	h.cpuPartial = func(c context.Context, n int, algo nq.Algo, opt cpu.Options) (nq.Partial, error) {
+	env.cpuCount = func(c context.Context, spec nq.Spec, sel func(int) bool, done func([]int, nq.Partial)) error {
 		for i := 0; i < 3; i++ {
-			if !opt.Select(i) {
+			if !sel(i) {
 				continue
 			}
 			var p nq.Partial
 			if i == 0 {
-				p = partialOf(algo, fakeCounts(n))
+				p = nq.PartialOf(spec.Algo, fakeCounts(spec.N))
 			}
-			opt.Done([]int{i}, p)
+			done([]int{i}, p)
 			if i == 1 && stop {
 				cancel(signalCause{syscall.SIGTERM})
-				return nq.Partial{}, c.Err()
+				return c.Err()
 			}
 		}
-		return nq.Partial{}, nil
+		return nil
 	}
-	args := []string{"-n", "9", "-checkpoint", ck, "-v"}
+	h := env.hooks()
+	h.plan = func(s nq.Spec) (job.Plan, error) {
+		p, _ := fakePlan(s)
+		p.Batches, p.TaskCount = 3, 700
+		return p, nil
+	}
+	args := []string{"-n", "9", "-algo", "symmetry", "-checkpoint", ck, "-v"} // a plan of 3 batches
 	stop = true
 	var out, errOut bytes.Buffer
 	code := runWith(ctx, args, &out, &errOut, h)
 	want := "nqueens-gpu: interrupted by SIGTERM while counting N=9: 2 of 3 batches done, saved in " + ck + "\n" +
-		"nqueens-gpu: resume with: nqueens-gpu -n 9 -checkpoint " + ck + " -v\n"
+		"nqueens-gpu: resume with: nqueens-gpu -n 9 -algo symmetry -checkpoint " + ck + " -v\n"
 	if code != exitTerminated || errOut.String() != want {
 		t.Errorf("exit %d, stderr %q\nwant %q", code, errOut.String(), want)
 	}
@@ -389,19 +389,23 @@ func TestMergeCLI(t *testing.T) {
 // Without a terminal, progress is one status line per interval; -quiet
 // silences it.
 func TestProgressLines(t *testing.T) {
-	h := noCUDA().hooks()
-	h.cpuPartial = func(ctx context.Context, n int, algo nq.Algo, opt cpu.Options) (nq.Partial, error) {
+	defer func(min time.Duration) { minProgressInterval = min }(minProgressInterval)
+	minProgressInterval = time.Millisecond // several lines in a short count
+	env := noCUDA()
+	env.cpuCount = func(ctx context.Context, spec nq.Spec, sel func(int) bool, done func([]int, nq.Partial)) error {
 		time.Sleep(120 * time.Millisecond)
-		return fakeBatch(n, algo, opt.Select, opt.Done), nil
+		fakeBatch(spec.N, spec.Algo, sel, done)
+		return nil
 	}
+	h := env.hooks()
 	var out, errOut bytes.Buffer
-	code := runWith(context.Background(), []string{"-n", "9", "-progress-interval", "20ms"}, &out, &errOut, h)
+	code := runWith(context.Background(), []string{"-n", "9", "-algo", "symmetry", "-progress-interval", "20ms"}, &out, &errOut, h)
 	lines := strings.Split(strings.TrimSuffix(errOut.String(), "\n"), "\n")
 	if code != 0 || len(lines) < 2 || !strings.HasPrefix(lines[0], "nqueens-gpu: N=9 symmetry: 0.0% (0 of 1 batches, 0 of 1 tasks)") {
 		t.Errorf("exit %d, stderr %q", code, errOut.String())
 	}
 	errOut.Reset()
-	code = runWith(context.Background(), []string{"-n", "9", "-progress-interval", "20ms", "-quiet"}, &out, &errOut, h)
+	code = runWith(context.Background(), []string{"-n", "9", "-algo", "symmetry", "-progress-interval", "20ms", "-quiet"}, &out, &errOut, h)
 	if code != 0 || errOut.String() != "" {
 		t.Errorf("-quiet: exit %d, stderr %q", code, errOut.String())
 	}

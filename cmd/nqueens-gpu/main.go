@@ -15,8 +15,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -24,11 +22,11 @@ import (
 	"regexp"
 	"strings"
 	"syscall"
-	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
-	"github.com/nqueens-gpu/nqueens-gpu/internal/progress"
 )
 
 const progName = "nqueens-gpu"
@@ -42,7 +40,15 @@ const (
 	exitTerminated  = 143 // 128 + SIGTERM
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	// A standard output closed when the program started would swallow
+	// the results without an error: refuse it before any work.
+	if err := fsutil.CheckStdout(os.Stdout); err != nil {
+		printError(os.Stderr, err.Error())
+		os.Exit(exitRuntime)
+	}
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
 
 // signalCause is the cause of the cancellation of a run's context when a
 // signal stopped it.
@@ -93,180 +99,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 // code that runs it; without a subcommand the program counts. Each one
 // lives in a file of its own named after it.
 var subcommands = map[string]func(ctx context.Context, args []string, stdout, stderr io.Writer) int{
-	"merge": runMerge,
-	"bench": runBench,
-	"check": runCheck,
-}
-
-// runWith is run with the context and the solver hooks supplied by the
-// caller, so that tests can use fake backends and a fixed clock.
-func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hooks) int {
-	cfg, err := parseArgs(args)
-	if errors.Is(err, flag.ErrHelp) {
-		writeUsage(stdout)
-		return exitOK
-	}
-	if err != nil {
-		printUsageError(stderr, err)
-		return exitUsage
-	}
-	h = h.withDefaults()
-	b, err := openBackend(cfg, h, stderr)
-	if err != nil {
-		var ue *usageError
-		if errors.As(err, &ue) {
-			printUsageError(stderr, err)
-			return exitUsage
-		}
-		printError(stderr, err.Error())
-		return exitRuntime
-	}
-	defer b.close()
-	return count(ctx, cfg, b, h, args, stdout, stderr)
-}
-
-// count solves every N of the configured range in turn and writes one
-// result per N as soon as it is known.
-func count(ctx context.Context, cfg config, b *backend, h hooks, args []string, stdout, stderr io.Writer) int {
-	var out resultWriter
-	switch {
-	case cfg.sharded:
-		out = &shardWriter{w: stdout, json: cfg.json, b: b, shard: cfg.shard}
-	case cfg.json:
-		out = newJSONWriter(stdout, b)
-	default:
-		out = newTableWriter(stdout, cfg.verbose)
-	}
-	for n := cfg.lo; n <= cfg.hi; n++ {
-		if ctx.Err() != nil {
-			code, by := interruption(ctx)
-			printError(stderr, fmt.Sprintf("interrupted%s before N=%d", by, n))
-			return code
-		}
-		if code := countOne(ctx, cfg, b, h, args, n, out, stdout, stderr); code != exitOK {
-			return code
-		}
-	}
-	return exitOK
-}
-
-// countOne counts one N as a job of numbered batches on the backend's
-// devices, with progress reports, checkpoints and shards as cfg asks.
-func countOne(ctx context.Context, cfg config, b *backend, h hooks, args []string, n int,
-	out resultWriter, stdout, stderr io.Writer) int {
-	start := time.Now()
-	var rep *progress.Reporter
-	warn := func(msg string) {
-		if rep != nil {
-			rep.Warn(progName + ": " + oneLine(msg))
-		} else {
-			printError(stderr, msg)
-		}
-	}
-	// Choosing the depth on GPUs counts boards, and with a checkpoint
-	// New enumerates the tasks to check the file against them, which
-	// takes seconds for large N: a signal must not wait for either.
-	type made struct {
-		j   *job.Job
-		err error
-	}
-	ready := make(chan made, 1)
-	go func() {
-		spec := job.Spec{N: n, Algo: b.algo, Depth: chooseDepth(n, b.algo, cfg.depth, b.gpus)}
-		j, err := job.New(job.Config{
-			Spec:               spec,
-			Shard:              cfg.shard,
-			Workers:            b.workers(spec.Normalize()),
-			Plan:               h.plan,
-			NeedPlan:           !cfg.quiet || cfg.sharded,
-			Checkpoint:         cfg.checkpoint,
-			CheckpointInterval: cfg.checkpointInterval,
-			Args:               append([]string{progName}, args...),
-			Version:            programVersion(),
-			Warn:               warn,
-		})
-		ready <- made{j, err}
-	}()
-	var m made
-	select {
-	case m = <-ready:
-	case <-ctx.Done():
-		code, by := interruption(ctx)
-		printError(stderr, fmt.Sprintf("interrupted%s while preparing N=%d; nothing was counted or written", by, n))
-		return code
-	}
-	if m.err != nil {
-		var ce *job.CheckpointError
-		if errors.As(m.err, &ce) {
-			printError(stderr, m.err.Error())
-		} else {
-			printError(stderr, fmt.Sprintf("N=%d: %v", n, m.err))
-		}
-		return exitRuntime
-	}
-	if !cfg.quiet {
-		label := fmt.Sprintf("N=%d %s", n, b.algo)
-		if cfg.sharded {
-			label += " shard " + cfg.shard.String()
-		}
-		rep = progress.Start(progress.Options{W: stderr, Prefix: progName, Label: label,
-			Bar: h.isTerminal(stderr), Interval: cfg.progressInterval, Status: m.j.Status})
-	}
-	res, err := m.j.Run(ctx)
-	if rep != nil {
-		rep.Stop()
-	}
-	elapsed := h.since(start)
-	if cfg.checkpoint != "" {
-		// The time of every run of this count.
-		elapsed = time.Duration(res.Seconds * float64(time.Second))
-	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return interrupted(ctx, cfg, args, n, res, stderr)
-		}
-		printError(stderr, fmt.Sprintf("N=%d: %v", n, err))
-		if res.Saved && res.Batches > 0 {
-			printError(stderr, fmt.Sprintf("%d batches done are saved in %s; resume with: %s", res.Batches, cfg.checkpoint, commandLine(args)))
-		}
-		return exitRuntime
-	}
-	if cfg.gpuNodes {
-		reportNodes(stderr, b, n, elapsed)
-	}
-	if res.AlreadyComplete && !cfg.quiet {
-		printError(stderr, fmt.Sprintf("checkpoint %s holds the finished count of N=%d; nothing left to count", cfg.checkpoint, n))
-	}
-	if err := out.write(n, res, elapsed); err != nil {
-		printError(stderr, "writing output: "+err.Error())
-		return exitRuntime
-	}
-	if cfg.print {
-		if err := printBoards(stdout, n, res.Counts, cfg.unique, cfg.maxBoards); err != nil {
-			printError(stderr, err.Error())
-			return exitRuntime
-		}
-	}
-	return exitOK
-}
-
-// reportNodes prints the search nodes the GPUs counted for n (-gpu-nodes)
-// and their rate over elapsed, and resets the sum for the next N.
-func reportNodes(w io.Writer, b *backend, n int, elapsed time.Duration) {
-	nodes := b.nodes.Swap(0)
-	if len(b.gpus) == 0 {
-		printError(w, fmt.Sprintf("N=%d: -gpu-nodes: no GPU counted, so no nodes were counted", n))
-		return
-	}
-	rate := "n/a"
-	if s := elapsed.Seconds(); s > 0 {
-		rate = fmt.Sprintf("%.4g", float64(nodes)/s)
-	}
-	note := ""
-	if b.kind == "gpu+cpu" {
-		note = ", GPUs only"
-	}
-	fmt.Fprintf(w, "nodes: %d (%s nodes/s%s)\n", nodes, rate, note)
+	"merge":   runMerge,
+	"bench":   runBench,
+	"check":   runCheck,
+	"devices": runDevices,
 }
 
 // programVersion is the version that checkpoints and shard results
@@ -284,37 +120,6 @@ func programVersion() string {
 		return c
 	}
 	return job.Version()
-}
-
-// interruption returns the exit status for a cancelled ctx and, when a
-// signal cancelled it, " by SIGNAME" for messages.
-func interruption(ctx context.Context) (code int, by string) {
-	var sc signalCause
-	if errors.As(context.Cause(ctx), &sc) {
-		if sc.sig == syscall.SIGTERM {
-			return exitTerminated, " by SIGTERM"
-		}
-		return exitInterrupted, " by " + signalName(sc.sig)
-	}
-	return exitInterrupted, ""
-}
-
-// interrupted reports a count stopped by ctx: what was saved and how to
-// resume.
-func interrupted(ctx context.Context, cfg config, args []string, n int, res job.Result, stderr io.Writer) int {
-	code, by := interruption(ctx)
-	switch {
-	case cfg.checkpoint == "":
-		printError(stderr, fmt.Sprintf("interrupted%s while counting N=%d", by, n))
-	case res.Saved:
-		total := cfg.shard.Batches(res.Plan.Batches)
-		printError(stderr, fmt.Sprintf("interrupted%s while counting N=%d: %d of %d batches done, saved in %s",
-			by, n, res.Batches, total, cfg.checkpoint))
-		printError(stderr, "resume with: "+commandLine(args))
-	default:
-		printError(stderr, fmt.Sprintf("interrupted%s while counting N=%d; the checkpoint %s could not be written", by, n, cfg.checkpoint))
-	}
-	return code
 }
 
 // commandLine writes the command with args, quoted for a POSIX shell where
@@ -341,9 +146,14 @@ func usageErrorf(format string, a ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, a...)}
 }
 
-// printError writes msg as one line on w, prefixed with the program name.
+// maxErrorLine bounds an error line: whatever the user typed or a file
+// held, a message is one line of at most this many bytes.
+const maxErrorLine = 1000
+
+// printError writes msg as one line on w, prefixed with the program name
+// and cut to maxErrorLine bytes (clip.Line keeps its head and its tail).
 func printError(w io.Writer, msg string) {
-	fmt.Fprintf(w, "%s: %s\n", progName, oneLine(msg))
+	fmt.Fprintf(w, "%s\n", clip.Line(progName+": "+oneLine(msg), maxErrorLine))
 }
 
 // printUsageError writes a usage error as one line with a pointer to -h.

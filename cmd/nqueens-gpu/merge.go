@@ -1,43 +1,34 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
 )
-
-const mergeUsage = `nqueens-gpu merge combines the results of the shards of one count.
-
-Usage:
-  nqueens-gpu merge [-json] [-v] FILE...
-
-Each FILE holds shard results, one JSON object per line, as written by
-  nqueens-gpu -n N -shard I/M -json
-merge checks that they are exactly the shards 0 to M-1 of one job (the same
-N, algorithm and task fingerprint, each shard complete and present once),
-adds up their partial sums and prints the counts as a count does: a table
-row, with -v the C2, C4 and C8 columns, with -json one JSON object.
-Elapsed (seconds) is the sum of the shards' times, the compute time rather
-than the wall-clock time of shards that ran side by side.
-
-Exit status: 0 on success, 1 when a shard is missing, repeated, incomplete
-or from another job, or a file cannot be read, 2 on a usage error.
-`
 
 // runMerge runs `nqueens-gpu merge`.
 func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet(progName+" merge", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
+	return runMergeWith(ctx, args, stdout, stderr, defaultHooks())
+}
+
+// runMergeWith reads the shard results in the files of args, checks that
+// they are every shard of one job, whole and unchanged, makes the job's
+// plan again with h.plan to check their fingerprint, and prints the
+// combined counts. Every error about the files or what they hold is a
+// runtime error (exit 1) that names the file and line.
+func runMergeWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hooks) (code int) {
+	out := checkedOutput(stdout)
+	defer func() { code = outputDone(code, out, stderr) }()
+	stdout = out
+	fs := newFlagSet(progName + " merge")
 	asJSON := fs.Bool("json", false, "one JSON object")
 	verbose := fs.Bool("v", false, "add C2, C4, C8")
 	// Flags may come before, between or after the files.
@@ -46,8 +37,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	for {
 		if err := fs.Parse(rest); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				io.WriteString(stdout, mergeUsage)
-				return exitOK
+				return helpDone(stdout, stderr, "merge")
 			}
 			printMergeUsageError(stderr, err.Error())
 			return exitUsage
@@ -62,75 +52,41 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		printMergeUsageError(stderr, "no files: give the shard results to merge, as in merge shard-*.json")
 		return exitUsage
 	}
+	h = h.withDefaults()
 	var srcs []job.Source
 	for _, name := range files {
-		s, err := readShardResults(name)
+		// Regular files only, of bounded size and line length: a FIFO
+		// or a device would hang the merge or never end.
+		s, err := job.ReadShardFile(name)
 		if err != nil {
-			printError(stderr, err.Error())
+			printError(stderr, "merge: "+err.Error())
 			return exitRuntime
 		}
 		srcs = append(srcs, s...)
 	}
-	m, err := job.Merge(srcs)
+	m, err := job.MergeShards(srcs, h.plan)
 	if err != nil {
 		printError(stderr, "merge: "+err.Error())
 		return exitRuntime
 	}
 	if len(m.Versions) > 1 {
 		printError(stderr, fmt.Sprintf("merge: the shards were counted by different versions (%s); their task lists are the same",
-			strings.Join(m.Versions, ", ")))
+			clip.String(strings.Join(m.Versions, ", "), 200)))
 	}
 	elapsed := time.Duration(m.Seconds * float64(time.Second))
-	b := &backend{kind: strings.Join(m.Backends, "+"), device: strings.Join(m.Devices, ","), algo: m.Algo}
+	o := report.Origin{Backend: strings.Join(m.Backends, "+"), Device: strings.Join(m.Devices, ","), Algo: m.Algo}
 	if *asJSON {
-		err = newJSONWriter(stdout, b).row(m.N, m.Counts, elapsed)
+		err = report.NewJSON(stdout, o).Row(m.N, m.Counts, elapsed)
 	} else {
-		t := newTableWriter(stdout, *verbose)
-		if err = t.header(); err == nil {
-			err = t.row(m.N, m.Counts, elapsed)
+		t := report.NewTable(stdout, *verbose)
+		if err = t.Header(); err == nil {
+			err = t.Row(m.N, m.Counts, elapsed)
 		}
 	}
 	if err != nil {
-		printError(stderr, "writing output: "+err.Error())
-		return exitRuntime
+		return outputFailed(stderr, err)
 	}
 	return exitOK
-}
-
-// readShardResults reads the shard results of one file, one per line;
-// blank lines are skipped.
-func readShardResults(name string) ([]job.Source, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, fmt.Errorf("merge: %v", err)
-	}
-	defer f.Close()
-	var out []job.Source
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" {
-			continue
-		}
-		var r job.ShardResult
-		if err := json.Unmarshal([]byte(text), &r); err != nil {
-			return nil, fmt.Errorf("merge: %s:%d is not a shard result (%v)", name, line, err)
-		}
-		out = append(out, job.Source{Name: fmt.Sprintf("%s:%d", name, line), Result: r})
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("merge: reading %s: %v", name, err)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("merge: %s holds no shard result", name)
-	}
-	if len(out) == 1 {
-		out[0].Name = name
-	}
-	return out, nil
 }
 
 func printMergeUsageError(w io.Writer, msg string) {

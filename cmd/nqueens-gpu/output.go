@@ -1,178 +1,68 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"time"
 
-	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
-	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil"
 )
 
-// resultWriter writes the result of each N as soon as it is known.
-type resultWriter interface {
-	write(n int, res job.Result, elapsed time.Duration) error
-}
+// Every command writes its standard output through an *fsutil.ErrWriter,
+// so that output lost to a full disk (> /dev/full), a closed pipe or a
+// failing terminal is a runtime error (exit 1, "writing output: ..."),
+// never a silent exit 0. A command that writes as it goes (the table of a
+// count, of bench, of check) stops its work at the first failed write.
 
-// Column widths of the table. uint64 has at most 20 digits, which covers
-// Total and Unique for every N up to 28 (Total(28) has 19 digits); C8 is
-// about Total/8. C2 and C4 stay far smaller: numbers wider than a column
-// still print in full, only the alignment suffers. Elapsed fits
-// "99d hh:mm:ss.mmm".
-const (
-	widthN       = 2
-	widthTotal   = 20
-	widthUnique  = 20
-	widthC2      = 12
-	widthC4      = 12
-	widthC8      = 20
-	widthElapsed = 16
-)
-
-// tableWriter writes the human-readable table:
-//
-//	N:                 Total                Unique           Elapsed
-//	8:                    92                    12      00:00:00.001
-type tableWriter struct {
-	w       io.Writer
-	verbose bool
-	started bool // the header is out
-}
-
-func newTableWriter(w io.Writer, verbose bool) *tableWriter {
-	return &tableWriter{w: w, verbose: verbose}
-}
-
-func (t *tableWriter) header() error {
-	t.started = true
-	var err error
-	if t.verbose {
-		_, err = fmt.Fprintf(t.w, "%*s:  %*s  %*s  %*s  %*s  %*s  %*s\n",
-			widthN, "N", widthTotal, "Total", widthUnique, "Unique",
-			widthC2, "C2", widthC4, "C4", widthC8, "C8", widthElapsed, "Elapsed")
-	} else {
-		_, err = fmt.Fprintf(t.w, "%*s:  %*s  %*s  %*s\n",
-			widthN, "N", widthTotal, "Total", widthUnique, "Unique", widthElapsed, "Elapsed")
+// checkedOutput wraps stdout in an *fsutil.ErrWriter, unless it is one.
+func checkedOutput(stdout io.Writer) *fsutil.ErrWriter {
+	if e, ok := stdout.(*fsutil.ErrWriter); ok {
+		return e
 	}
-	return err
+	return &fsutil.ErrWriter{W: stdout}
 }
 
-// write writes the row of one N, after the header when it is the first:
-// a count that fails before its first row leaves stdout empty.
-func (t *tableWriter) write(n int, res job.Result, elapsed time.Duration) error {
-	if !t.started {
-		if err := t.header(); err != nil {
-			return err
+// outputErr returns the first failed write to w when w remembers it (an
+// *fsutil.ErrWriter), else nil.
+func outputErr(w io.Writer) error {
+	if e, ok := w.(*fsutil.ErrWriter); ok {
+		return e.Err()
+	}
+	return nil
+}
+
+// outputFailed reports a failed write to stdout on stderr and returns the
+// exit status of a runtime error.
+func outputFailed(stderr io.Writer, err error) int {
+	printError(stderr, "writing output: "+err.Error())
+	return exitRuntime
+}
+
+// outputDone is the exit status of a command that ended with code and
+// wrote its output through out: a command that succeeded fails when a
+// write to out failed. A command that failed already said why.
+func outputDone(code int, out *fsutil.ErrWriter, stderr io.Writer) int {
+	if err := out.Err(); err != nil && code == exitOK {
+		return outputFailed(stderr, err)
+	}
+	return code
+}
+
+// checkOutputFiles checks, before any work, that each output file a flag
+// names can be written the way it will be (fsutil.WriteAtomic: replaced
+// through its links, keeping its mode and owner): a missing directory, a
+// read-only file, a directory or a FIFO in its place fails now, not after
+// hours of work. flagFiles holds pairs of a flag name and its file ("" for
+// none). It prints the error and returns exitRuntime, or exitOK.
+func checkOutputFiles(stderr io.Writer, flagFiles ...string) int {
+	for i := 0; i+1 < len(flagFiles); i += 2 {
+		name, path := flagFiles[i], flagFiles[i+1]
+		if path == "" {
+			continue
+		}
+		if err := fsutil.CheckWritable(path); err != nil {
+			printError(stderr, fmt.Sprintf("%s: %v; stopped before any work", name, err))
+			return exitRuntime
 		}
 	}
-	return t.row(n, res.Counts, elapsed)
-}
-
-func (t *tableWriter) row(n int, c nq.Counts, elapsed time.Duration) error {
-	var err error
-	if t.verbose {
-		_, err = fmt.Fprintf(t.w, "%*d:  %*d  %*d  %*d  %*d  %*d  %*s\n",
-			widthN, n, widthTotal, c.Total(), widthUnique, c.Unique(),
-			widthC2, c.C2, widthC4, c.C4, widthC8, c.C8, widthElapsed, formatElapsed(elapsed))
-	} else {
-		_, err = fmt.Fprintf(t.w, "%*d:  %*d  %*d  %*s\n",
-			widthN, n, widthTotal, c.Total(), widthUnique, c.Unique(), widthElapsed, formatElapsed(elapsed))
-	}
-	return err
-}
-
-// formatElapsed writes d as hh:mm:ss.mmm, truncated to the millisecond, with
-// a "Nd " prefix when d is a day or more. A negative d reads as zero.
-func formatElapsed(d time.Duration) string {
-	if d < 0 {
-		d = 0
-	}
-	ms := int64(d / time.Millisecond)
-	const (
-		second = 1000
-		minute = 60 * second
-		hour   = 60 * minute
-		day    = 24 * hour
-	)
-	s := fmt.Sprintf("%02d:%02d:%02d.%03d", ms%day/hour, ms%hour/minute, ms%minute/second, ms%second)
-	if days := ms / day; days > 0 {
-		s = fmt.Sprintf("%dd %s", days, s)
-	}
-	return s
-}
-
-// jsonRecord is one line of -json output. The field names are part of the
-// program's interface; see the -h text.
-type jsonRecord struct {
-	N int `json:"n"`
-	nq.CountsJSON
-	Seconds    float64 `json:"seconds"`
-	Backend    string  `json:"backend"`               // "cpu" or "gpu"
-	Algo       string  `json:"algo"`                  // the algorithm that ran
-	Device     string  `json:"device"`                // "cpu" or the GPU ordinal
-	DeviceName string  `json:"device_name,omitempty"` // the GPU's name
-}
-
-// jsonWriter writes one JSON object per N and line.
-type jsonWriter struct {
-	enc *json.Encoder
-	b   *backend
-}
-
-func newJSONWriter(w io.Writer, b *backend) *jsonWriter {
-	return &jsonWriter{enc: json.NewEncoder(w), b: b}
-}
-
-func (j *jsonWriter) write(n int, res job.Result, elapsed time.Duration) error {
-	return j.row(n, res.Counts, elapsed)
-}
-
-func (j *jsonWriter) row(n int, c nq.Counts, elapsed time.Duration) error {
-	return j.enc.Encode(jsonRecord{
-		N:          n,
-		CountsJSON: c.JSON(),
-		Seconds:    elapsed.Seconds(),
-		Backend:    j.b.kind,
-		Algo:       string(j.b.algo),
-		Device:     j.b.device,
-		DeviceName: j.b.deviceName,
-	})
-}
-
-// shardWriter writes the result of a -shard run: with -json the shard
-// result that merge reads (job.ShardResult), otherwise a line that says
-// what was counted.
-type shardWriter struct {
-	w     io.Writer
-	json  bool
-	b     *backend
-	shard job.Shard
-}
-
-func (s *shardWriter) write(n int, res job.Result, elapsed time.Duration) error {
-	m := max(s.shard.Count, 1)
-	r := job.ShardResult{
-		Kind:        job.ShardKind,
-		N:           n,
-		Algo:        s.b.algo,
-		Shard:       s.shard.Index,
-		Shards:      m,
-		Batches:     res.Batches,
-		JobBatches:  res.Plan.Batches,
-		Fingerprint: res.Plan.Fingerprint(),
-		Sums:        job.SumsOf(res.Partial),
-		Version:     programVersion(),
-		Backend:     s.b.kind,
-		Device:      s.b.device,
-		DeviceName:  s.b.deviceName,
-		Seconds:     elapsed.Seconds(),
-	}
-	if s.json {
-		return json.NewEncoder(s.w).Encode(r)
-	}
-	_, err := fmt.Fprintf(s.w, "N=%d %s shard %d/%d: its %d of the job's %d batches counted in %s; partial sums %d %d %d %d by orbit size 1 2 4 8 (not counts: merge the -json results of all %d shards with '%s merge')\n",
-		n, s.b.algo, s.shard.Index, m, res.Batches, res.Plan.Batches, formatElapsed(elapsed),
-		r.Sums.Orbit1, r.Sums.Orbit2, r.Sums.Orbit4, r.Sums.Orbit8, m, progName)
-	return err
+	return exitOK
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nqueens-gpu/nqueens-gpu/cpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
@@ -31,18 +30,19 @@ func TestInterrupt(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	env := noCUDA()
-	h := env.hooks()
 	var calls []int
-	h.cpuPartial = func(ctx context.Context, n int, algo nq.Algo, opt cpu.Options) (nq.Partial, error) {
-		calls = append(calls, n)
-		if n == 6 {
+	env.cpuCount = func(ctx context.Context, spec nq.Spec, sel func(int) bool, done func([]int, nq.Partial)) error {
+		calls = append(calls, spec.N)
+		if spec.N == 6 {
 			cancel()
-			return nq.Partial{}, ctx.Err()
+			return ctx.Err()
 		}
-		return fakeBatch(n, algo, opt.Select, opt.Done), nil
+		fakeBatch(spec.N, spec.Algo, sel, done)
+		return nil
 	}
+	h := env.hooks()
 	var out, errOut bytes.Buffer
-	code := runWith(ctx, []string{"-n", "4-8"}, &out, &errOut, h)
+	code := runWith(ctx, []string{"-n", "4-8", "-algo", "symmetry"}, &out, &errOut, h)
 	if code != exitInterrupted {
 		t.Errorf("exit %d, want %d", code, exitInterrupted)
 	}

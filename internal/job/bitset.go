@@ -21,6 +21,12 @@ func (b *bitset) add(i int) {
 	(*b)[w] |= 1 << (uint(i) & 63)
 }
 
+func (b bitset) remove(i int) {
+	if w := i >> 6; w < len(b) {
+		b[w] &^= 1 << (uint(i) & 63)
+	}
+}
+
 func (b bitset) count() int {
 	c := 0
 	for _, w := range b {

@@ -10,9 +10,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
@@ -71,39 +72,80 @@ type checkpoint struct {
 	done bitset
 }
 
+// MaxBatches bounds the batches of a job that keeps a checkpoint, and
+// with it the size of a checkpoint file. It covers every default job up
+// to N=28, the largest N: the symmetry boards of N=28 at the default
+// depth 8 (boards28) are under 2^30 batches even in batches of 8, and
+// nq.DefaultBatch keeps them under 2^28.
+const MaxBatches = 1 << 30
+
+// boards28 is the number of symmetry boards of N=28 at its default depth
+// 8, as tasks.EnumerateBoards lists them: the task count of the largest
+// default job.
+const boards28 = 5_147_588_551
+
+// checkpointBytes is about the size of a checkpoint of a job of batches
+// batches: the base64 of its bitmap and about 2 KiB of the rest.
+func checkpointBytes(batches int64) int64 { return (batches/8+2)/3*4 + 2048 }
+
+// MaxCheckpointBytes is the most a checkpoint file can hold: the bitmap
+// of MaxBatches batches in base64 (171 MiB, for a job of N=28 cut into the
+// smallest batches) and 4 MiB for the rest, the command line included. A
+// longer file is refused without being read to its end.
+const MaxCheckpointBytes = (MaxBatches/8+2)/3*4 + 4<<20
+
 // CheckpointError is a checkpoint that cannot be used: damaged, made for
-// another job, or unreadable. The file is left as it was.
+// another job, unreadable, read-only or in use by another run. The file
+// is left as it was.
 type CheckpointError struct {
 	Path   string
 	Reason string
+	Err    error // the cause, if any
 }
 
 func (e *CheckpointError) Error() string {
 	return fmt.Sprintf("checkpoint %s %s; the file was left as it is", e.Path, e.Reason)
 }
 
+// Unwrap returns the cause.
+func (e *CheckpointError) Unwrap() error { return e.Err }
+
 // loadCheckpoint reads the checkpoint at path and checks that it is whole
 // and consistent. It returns nil, nil when there is no file.
 func loadCheckpoint(path string) (*checkpoint, error) {
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadRegular(path, MaxCheckpointBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, &CheckpointError{path, fmt.Sprintf("cannot be read (%v)", err)}
+	var nr *fsutil.NotRegularError
+	var tl *fsutil.TooLargeError
+	switch {
+	case errors.As(err, &nr):
+		return nil, &CheckpointError{Path: path, Reason: "is " + nr.Kind + ", not a regular file", Err: err}
+	case errors.As(err, &tl):
+		b28 := (boards28 + int64(nq.DefaultBatch(28)) - 1) / int64(nq.DefaultBatch(28))
+		return nil, &CheckpointError{Path: path, Err: err, Reason: fmt.Sprintf(
+			"is larger than %s, the most a checkpoint can hold (a job of 2^30 batches; N=28 has %d batches at its default depth and batch size, a checkpoint of about %s); it is not a checkpoint",
+			fsutil.FormatBytes(tl.Max), b28, fsutil.FormatBytes(checkpointBytes(b28)))}
+	case err != nil:
+		return nil, &CheckpointError{Path: path, Reason: fmt.Sprintf("cannot be read (%v)", err), Err: err}
 	}
 	bad := func(format string, a ...any) error {
-		return &CheckpointError{path, "is damaged or not a checkpoint: " + fmt.Sprintf(format, a...)}
+		return &CheckpointError{Path: path, Reason: "is damaged or not a checkpoint: " + fmt.Sprintf(format, a...)}
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, bad("it is empty (%d bytes)", len(data))
 	}
 	var f checkpointFile
 	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, bad("%v (a truncated file looks like this)", err)
+		return nil, bad("%s", jsonProblem(data, err))
 	}
 	if f.Format != checkpointFormat {
-		return nil, bad("its format is %q, not %q", f.Format, checkpointFormat)
+		return nil, bad("its format is %s, not %q", clip.Quote(f.Format, clip.Max), checkpointFormat)
 	}
 	if f.FormatVersion != checkpointVersion {
-		return nil, &CheckpointError{path, fmt.Sprintf("has format version %d, which this program (version %d) does not read", f.FormatVersion, checkpointVersion)}
+		return nil, &CheckpointError{Path: path, Reason: fmt.Sprintf(
+			"has format version %d, which this program (version %d) does not read (or the file was changed)", f.FormatVersion, checkpointVersion)}
 	}
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, f.Body); err != nil || len(f.Body) == 0 {
@@ -111,15 +153,18 @@ func loadCheckpoint(path string) (*checkpoint, error) {
 	}
 	sum := sha256.Sum256(compact.Bytes())
 	if hex.EncodeToString(sum[:]) != f.BodySHA256 {
-		return nil, bad("its checksum does not match its contents")
+		return nil, bad("its checksum does not match its contents, so it was changed after it was written (a flipped byte looks like this)")
 	}
 	var c checkpoint
 	dec := json.NewDecoder(bytes.NewReader(compact.Bytes()))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c.body); err != nil {
-		return nil, bad("%v", err)
+		return nil, bad("%s", clip.String(err.Error(), 200))
 	}
 	b := &c.body
+	if b.Job.Batches > MaxBatches {
+		return nil, bad("its job has %d batches, more than the %d a checkpoint can hold", b.Job.Batches, MaxBatches)
+	}
 	raw, err := base64.StdEncoding.DecodeString(b.Done)
 	if err != nil {
 		return nil, bad("the set of finished batches does not decode (%v)", err)
@@ -134,8 +179,8 @@ func loadCheckpoint(path string) (*checkpoint, error) {
 	if n := c.done.count(); n != b.DoneBatches {
 		return nil, bad("%d batches are marked done but done_batches says %d", n, b.DoneBatches)
 	}
-	if b.Fingerprint != b.Job.Fingerprint() {
-		return nil, bad("its fingerprint does not match its job")
+	if fp := b.Job.Fingerprint(); b.Fingerprint != fp {
+		return nil, bad("its fingerprint does not match its job (%s)", ShowDiff(b.Fingerprint, fp))
 	}
 	if b.Shard.Count < 0 || (!b.Shard.Whole() && (b.Shard.Index < 0 || b.Shard.Index >= b.Shard.Count)) {
 		return nil, bad("shard %d/%d", b.Shard.Index, b.Shard.Count)
@@ -149,6 +194,26 @@ func loadCheckpoint(path string) (*checkpoint, error) {
 		return nil, bad("it is marked complete with %d of %d batches done", b.DoneBatches, b.Shard.Batches(b.Job.Batches))
 	}
 	return &c, nil
+}
+
+// jsonProblem says in words what is wrong with data, which json.Unmarshal
+// refused with err: cut short (a write that did not finish), a byte that
+// is not JSON where it stands (a changed byte, or another kind of file),
+// or a value of the wrong type.
+func jsonProblem(data []byte, err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se) && se.Offset >= int64(len(bytes.TrimRight(data, " \t\r\n"))):
+		return fmt.Sprintf("it is truncated: its JSON stops short at byte %d, the end of the file", len(data))
+	case errors.As(err, &se):
+		at := max(se.Offset-1, 0)
+		return fmt.Sprintf("byte %d (%s) is not valid JSON there: a byte was changed, or it is another kind of file (%s)",
+			at+1, clip.Quote(string(data[at:min(at+1, int64(len(data)))]), 8), clip.String(se.Error(), 100))
+	case errors.As(err, &te):
+		return fmt.Sprintf("the field %s holds a JSON %s, not what a checkpoint has there", clip.Quote(te.Field, 60), te.Value)
+	}
+	return clip.String(err.Error(), 200)
 }
 
 // encodeCheckpoint writes c as the bytes of a checkpoint file.
@@ -171,43 +236,76 @@ func encodeCheckpoint(c *checkpoint) ([]byte, error) {
 	return append(out, '\n'), nil
 }
 
-// writeFileAtomic replaces path with data so that path holds either its
-// old or its new contents whatever happens: it writes a temporary file in
-// the same directory, syncs it, renames it over path and syncs the
-// directory. A stale temporary file of an earlier crash is overwritten
-// by name pattern only when the next write succeeds.
-func writeFileAtomic(path string, data []byte) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	// The rename is durable once the directory is synced. Some file
-	// systems cannot sync a directory; the data itself is already safe.
-	if d, derr := os.Open(dir); derr == nil {
-		d.Sync()
-		d.Close()
+// CheckCheckpointFile checks, without changing anything, that the
+// checkpoint file at path can be replaced the way the job writes it
+// (fsutil.CheckWritable: through its links, keeping its mode and owner):
+// a read-only file, a FIFO, a device or a directory in its place, or a
+// directory that does not let it be replaced is a *CheckpointError. New
+// checks it again under the checkpoint's lock; a program calls it first
+// to refuse such a file before it opens its devices.
+func CheckCheckpointFile(path string) error {
+	var ro *fsutil.ReadOnlyError
+	err := fsutil.CheckWritable(path)
+	switch {
+	case errors.As(err, &ro):
+		return &CheckpointError{Path: path, Err: err, Reason: fmt.Sprintf(
+			"is read-only (mode %04o): make it writable to go on with it (chmod u+w), or copy it", uint32(ro.Perm))}
+	case fsutil.IsNotRegular(err):
+		var nr *fsutil.NotRegularError
+		errors.As(err, &nr)
+		return &CheckpointError{Path: path, Err: err, Reason: "is " + nr.Kind + ", not a regular file"}
+	case err != nil:
+		return &CheckpointError{Path: path, Err: err, Reason: "cannot be written: " + err.Error()}
 	}
 	return nil
+}
+
+// lockCheckpoint takes the lock of the job's checkpoint file, checks that
+// the file can be replaced (it exists and is read-only, or its directory
+// does not let it be replaced keeping its owner: refused), and removes
+// the temporary files that a run killed while writing it left behind.
+func (j *Job) lockCheckpoint() error {
+	path := j.cfg.Checkpoint
+	l, err := fsutil.TryLock(path)
+	var held *fsutil.HeldError
+	switch {
+	case errors.As(err, &held):
+		who := "another run"
+		if held.PID > 0 {
+			who = fmt.Sprintf("another run, PID %d", held.PID)
+			if held.Host != "" {
+				if h, _ := os.Hostname(); h != held.Host {
+					who += " on " + held.Host
+				}
+			}
+		}
+		return &CheckpointError{Path: path, Err: err, Reason: fmt.Sprintf(
+			"is in use by %s (lock file %s); wait for that run to end or stop it", who, held.File)}
+	case err != nil:
+		return &CheckpointError{Path: path, Err: err, Reason: "cannot be locked: " + err.Error()}
+	}
+	j.lock = l
+	if err := CheckCheckpointFile(path); err != nil {
+		j.Close()
+		return err
+	}
+	removed, err := fsutil.RemoveStaleTemps(path)
+	if len(removed) > 0 && j.cfg.Warn != nil {
+		j.cfg.Warn(fmt.Sprintf("removed %d temporary file(s) of checkpoint %s left by a run that was killed while writing it", len(removed), path))
+	}
+	if err != nil && j.cfg.Warn != nil {
+		j.cfg.Warn(fmt.Sprintf("could not remove the temporary files of checkpoint %s left by a killed run: %v", path, err))
+	}
+	return nil
+}
+
+// Close releases the lock on the checkpoint file, if the job holds it.
+// Run releases it as it returns; Close is for a job that is not run. It
+// may be called more than once.
+func (j *Job) Close() error {
+	j.mu.Lock()
+	l := j.lock
+	j.lock = nil
+	j.mu.Unlock()
+	return l.Release()
 }

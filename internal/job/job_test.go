@@ -2,6 +2,7 @@ package job
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand"
@@ -12,14 +13,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nqueens-gpu/nqueens-gpu/cpu"
-	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
 // fakePlan is the plan of a job of nb batches of fake tasks.
-func fakePlan(nb int) func(Spec) (Plan, error) {
-	return func(s Spec) (Plan, error) {
+func fakePlan(nb int) func(nq.Spec) (Plan, error) {
+	return func(s nq.Spec) (Plan, error) {
 		s = s.Normalize()
 		return Plan{N: s.N, Algo: s.Algo, Tasks: "fake", Batch: s.Batch, Batches: nb,
 			TaskCount: int64(nb)*int64(s.Batch) - 3, TaskSHA256: "fake"}, nil
@@ -114,7 +113,7 @@ func TestSharedQueue(t *testing.T) {
 		for i, l := range launches {
 			fs = append(fs, &fakeWorker{nb: nb, launch: l, seed: int64(i), failAt: -1})
 		}
-		j, err := New(Config{Spec: Spec{N: 16, Algo: nq.Symmetry}, Workers: workersOf(fs...), Plan: fakePlan(nb), NeedPlan: true})
+		j, err := New(Config{Spec: nq.Spec{N: 16, Algo: nq.Symmetry}, Workers: workersOf(fs...), Plan: fakePlan(nb), NeedPlan: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,37 +144,6 @@ func TestSharedQueue(t *testing.T) {
 	}
 }
 
-// Real CPU workers, two of them with one goroutine each plus a third with
-// a different batch report pattern, give the published counts.
-func TestCPUWorkers(t *testing.T) {
-	for _, algo := range []nq.Algo{nq.Symmetry, nq.CarryChain, nq.Mirror} {
-		for _, n := range []int{1, 4, 5, 8, 11, 12} {
-			cpuWorker := func(name string, workers int) Worker {
-				return Worker{Name: name, Run: func(ctx context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
-					_, err := cpu.SolvePartial(ctx, n, algo, cpu.Options{Workers: workers, Batch: 8, Select: sel, Done: done})
-					return err
-				}}
-			}
-			j, err := New(Config{Spec: Spec{N: n, Algo: algo, Batch: 8}, NeedPlan: true,
-				Workers: []Worker{cpuWorker("a", 1), cpuWorker("b", 1), cpuWorker("c", 2)}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := j.Run(context.Background())
-			if err != nil {
-				t.Fatalf("%s N=%d: %v", algo, n, err)
-			}
-			want, _ := known.Lookup(n)
-			if res.Counts.Total() != want.Total || res.Counts.Unique() != want.Unique {
-				t.Errorf("%s N=%d: %v, want total %d unique %d", algo, n, res.Counts, want.Total, want.Unique)
-			}
-			if !res.HavePlan || res.Batches != res.Plan.Batches {
-				t.Errorf("%s N=%d: %d batches counted, plan %+v", algo, n, res.Batches, res.Plan)
-			}
-		}
-	}
-}
-
 // A worker that fails leaves its batches to the others.
 func TestWorkerFailure(t *testing.T) {
 	const nb = 500
@@ -184,7 +152,7 @@ func TestWorkerFailure(t *testing.T) {
 	warn := func(s string) { mu.Lock(); warnings = append(warnings, s); mu.Unlock() }
 	bad := &fakeWorker{nb: nb, launch: 32, seed: 1, failAt: 100}
 	good := &fakeWorker{nb: nb, launch: 1, seed: 2, failAt: -1, startDelay: 20 * time.Millisecond}
-	j, _ := New(Config{Spec: Spec{N: 16, Algo: nq.Symmetry}, Workers: workersOf(bad, good), Plan: fakePlan(nb), NeedPlan: true, Warn: warn})
+	j, _ := New(Config{Spec: nq.Spec{N: 16, Algo: nq.Symmetry}, Workers: workersOf(bad, good), Plan: fakePlan(nb), NeedPlan: true, Warn: warn})
 	res, err := j.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -197,14 +165,14 @@ func TestWorkerFailure(t *testing.T) {
 	}
 
 	// When every worker fails the job fails.
-	j, _ = New(Config{Spec: Spec{N: 16, Algo: nq.Symmetry}, Plan: fakePlan(nb),
+	j, _ = New(Config{Spec: nq.Spec{N: 16, Algo: nq.Symmetry}, Plan: fakePlan(nb),
 		Workers: workersOf(&fakeWorker{nb: nb, failAt: 3}, &fakeWorker{nb: nb, failAt: 7})})
 	if _, err := j.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "device lost") {
 		t.Errorf("all workers failed: error %v", err)
 	}
 
 	// Workers that skip batches are caught by the plan check.
-	j, _ = New(Config{Spec: Spec{N: 16, Algo: nq.Symmetry}, Plan: fakePlan(nb), NeedPlan: true,
+	j, _ = New(Config{Spec: nq.Spec{N: 16, Algo: nq.Symmetry}, Plan: fakePlan(nb), NeedPlan: true,
 		Workers: workersOf(&fakeWorker{nb: nb - 1, failAt: -1})})
 	if _, err := j.Run(context.Background()); !errors.Is(err, ErrIncomplete) {
 		t.Errorf("missing batch: error %v", err)
@@ -224,7 +192,7 @@ func TestRepeatedBatchFails(t *testing.T) {
 		done([]int{nb - 1, 3}, fakePartial(3)) // 3 again
 		return nil
 	}}
-	j, _ := New(Config{Spec: Spec{N: 16, Algo: nq.Symmetry}, Plan: fakePlan(nb), NeedPlan: true, Workers: []Worker{repeat}})
+	j, _ := New(Config{Spec: nq.Spec{N: 16, Algo: nq.Symmetry}, Plan: fakePlan(nb), NeedPlan: true, Workers: []Worker{repeat}})
 	res, err := j.Run(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "twice") {
 		t.Fatalf("error %v, want a repeated batch", err)
@@ -236,12 +204,14 @@ func TestRepeatedBatchFails(t *testing.T) {
 
 func TestShards(t *testing.T) {
 	const nb = 1001
+	// N=28: no published counts to cross-check the fake sums with.
+	spec := nq.Spec{N: 28, Algo: nq.Symmetry}
 	for _, m := range []int{1, 2, 3, 4, 7} {
 		var sum nq.Partial
 		var srcs []Source
 		for i := 0; i < m; i++ {
 			sh := Shard{Index: i, Count: m}
-			j, _ := New(Config{Spec: Spec{N: 16, Algo: nq.Symmetry}, Shard: sh, Plan: fakePlan(nb),
+			j, _ := New(Config{Spec: spec, Shard: sh, Plan: fakePlan(nb), NeedPlan: true,
 				Workers: workersOf(&fakeWorker{nb: nb, failAt: -1}, &fakeWorker{nb: nb, launch: 9, seed: 5, failAt: -1})})
 			res, err := j.Run(context.Background())
 			if err != nil {
@@ -251,13 +221,12 @@ func TestShards(t *testing.T) {
 				t.Errorf("shard %v: %v in %d batches", sh, res.Partial, res.Batches)
 			}
 			sum.Add(res.Partial)
-			srcs = append(srcs, Source{fmt.Sprint("s", i), ShardResult{Kind: ShardKind, N: 16, Algo: nq.Symmetry,
-				Shard: i, Shards: m, Batches: res.Batches, JobBatches: nb, Fingerprint: res.Plan.Fingerprint(), Sums: SumsOf(res.Partial)}})
+			srcs = append(srcs, Source{fmt.Sprint("s", i), sealed(t, NewShardResult(res.Plan, sh, res))})
 		}
 		if sum != fakeSum(nb, Shard{}) {
 			t.Errorf("%d shards sum to %v", m, sum)
 		}
-		mg, err := Merge(srcs)
+		mg, err := MergeShards(srcs, fakePlan(nb))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -265,6 +234,21 @@ func TestShards(t *testing.T) {
 			t.Errorf("merged %v", mg.Counts)
 		}
 	}
+}
+
+// sealed is r as merge reads it back from a shard run's output: written
+// with its checksum and decoded.
+func sealed(t *testing.T, r ShardResult) ShardResult {
+	t.Helper()
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back ShardResult
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	return back
 }
 
 func TestParseShard(t *testing.T) {
@@ -286,52 +270,13 @@ func TestParseShard(t *testing.T) {
 	}
 }
 
-func TestMergeErrors(t *testing.T) {
-	mk := func(i, m int) Source {
-		sh := Shard{i, m}
-		return Source{fmt.Sprintf("shard-%d.json", i), ShardResult{Kind: ShardKind, N: 9, Algo: nq.Symmetry, Shard: i, Shards: m,
-			Batches: sh.Batches(10), JobBatches: 10, Fingerprint: "f", Sums: Sums{Orbit8: 1}}}
-	}
-	all := []Source{mk(0, 4), mk(1, 4), mk(2, 4), mk(3, 4)}
-	if _, err := Merge(all); err != nil {
-		t.Fatal(err)
-	}
-	change := func(i int, f func(*ShardResult)) []Source {
-		c := append([]Source(nil), all...)
-		f(&c[i].Result)
-		return c
-	}
-	tests := []struct {
-		name string
-		srcs []Source
-		want string
-	}{
-		{"none", nil, "no shard results"},
-		{"missing", all[:3], "shard 3 of 4 missing"},
-		{"missing two", []Source{all[1], all[3]}, "shards 0, 2 of 4 missing"},
-		{"duplicated", []Source{all[0], all[1], all[1], all[2], all[3]}, "shard 1/4 is there twice: shard-1.json and shard-1.json"},
-		{"duplicate instead of one", []Source{all[0], all[1], all[1], all[3]}, "twice"},
-		{"other fingerprint", change(2, func(r *ShardResult) { r.Fingerprint = "g" }), "different jobs"},
-		{"other N", change(1, func(r *ShardResult) { r.N = 10 }), "is for N=10"},
-		{"other count", change(3, func(r *ShardResult) { r.Shards = 5 }), "one of 4 shards"},
-		{"incomplete", change(0, func(r *ShardResult) { r.Batches-- }), "counted 2 of its 3 batches"},
-		{"not a shard", change(0, func(r *ShardResult) { r.Kind = "" }), "not a shard result"},
-	}
-	for _, tt := range tests {
-		_, err := Merge(tt.srcs)
-		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%s: error %v, want it to mention %q", tt.name, err, tt.want)
-		}
-	}
-}
-
 // A run cancelled midway (as by a signal) saves its finished batches; a
 // second run resumes from them and counts each batch once in all.
 func TestCheckpointResume(t *testing.T) {
 	const nb = 400
 	dir := t.TempDir()
 	path := filepath.Join(dir, "ck.json")
-	spec := Spec{N: 16, Algo: nq.Symmetry}
+	spec := nq.Spec{N: 16, Algo: nq.Symmetry}
 	ctx, cancel := context.WithCancel(context.Background())
 	count := 0
 	var mu sync.Mutex
@@ -398,7 +343,7 @@ func TestCheckpointRefused(t *testing.T) {
 	const nb = 100
 	dir := t.TempDir()
 	path := filepath.Join(dir, "ck.json")
-	spec := Spec{N: 16, Algo: nq.Symmetry}
+	spec := nq.Spec{N: 16, Algo: nq.Symmetry}
 	j, _ := New(Config{Spec: spec, Workers: workersOf(&fakeWorker{nb: nb, failAt: -1}), Plan: fakePlan(nb), Checkpoint: path})
 	if _, err := j.Run(context.Background()); err != nil {
 		t.Fatal(err)
@@ -416,9 +361,9 @@ func TestCheckpointRefused(t *testing.T) {
 	tests := []struct {
 		name     string
 		contents string
-		spec     Spec
+		spec     nq.Spec
 		shard    Shard
-		plan     func(Spec) (Plan, error)
+		plan     func(nq.Spec) (Plan, error)
 		want     string
 	}{
 		{"truncated", string(good[:len(good)/2]), spec, Shard{}, fakePlan(nb), "damaged"},
@@ -426,10 +371,10 @@ func TestCheckpointRefused(t *testing.T) {
 		{"flipped count", flip(string(good), `"done_batches": 100`, `"done_batches": 101`), spec, Shard{}, fakePlan(nb), "checksum"},
 		{"flipped runs", flip(string(good), `"runs": 1`, `"runs": 2`), spec, Shard{}, fakePlan(nb), "checksum"},
 		{"not JSON", "hello\n", spec, Shard{}, fakePlan(nb), "damaged"},
-		{"other N", string(good), Spec{N: 15, Algo: nq.Symmetry}, Shard{}, fakePlan(nb), "another job: N=16, not N=15"},
-		{"other algo", string(good), Spec{N: 16, Algo: nq.CarryChain}, Shard{}, fakePlan(nb), "-algo symmetry, not -algo carrychain"},
+		{"other N", string(good), nq.Spec{N: 15, Algo: nq.Symmetry}, Shard{}, fakePlan(nb), "another job: N=16, not N=15"},
+		{"other algo", string(good), nq.Spec{N: 16, Algo: nq.CarryChain}, Shard{}, fakePlan(nb), "-algo symmetry, not -algo carrychain"},
 		{"other task list", string(good), spec, Shard{}, fakePlan(nb + 1), "another task list"},
-		{"other batch size", string(good), Spec{N: 16, Algo: nq.Symmetry, Batch: 128}, Shard{}, fakePlan(nb), "in batches of 256, not"},
+		{"other batch size", string(good), nq.Spec{N: 16, Algo: nq.Symmetry, Batch: 128}, Shard{}, fakePlan(nb), "in batches of 256, not"},
 		{"other shard", string(good), spec, Shard{1, 2}, fakePlan(nb), "shard 0/1, not shard 1/2"},
 	}
 	for _, tt := range tests {
@@ -461,12 +406,12 @@ func TestCheckpointRefused(t *testing.T) {
 func TestCheckpointOtherDepth(t *testing.T) {
 	const nb = 10
 	path := filepath.Join(t.TempDir(), "ck.json")
-	plan := func(s Spec) (Plan, error) {
+	plan := func(s nq.Spec) (Plan, error) {
 		p, err := fakePlan(nb)(s)
 		p.Tasks, p.Depth = "symmetry boards", s.Normalize().Depth
 		return p, err
 	}
-	cfg := Config{Spec: Spec{N: 16, Algo: nq.Symmetry, Depth: 8}, Workers: workersOf(&fakeWorker{nb: nb, failAt: -1}), Plan: plan, Checkpoint: path}
+	cfg := Config{Spec: nq.Spec{N: 16, Algo: nq.Symmetry, Depth: 8}, Workers: workersOf(&fakeWorker{nb: nb, failAt: -1}), Plan: plan, Checkpoint: path}
 	j, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -506,31 +451,50 @@ func TestBitset(t *testing.T) {
 	}
 }
 
-func TestPlan(t *testing.T) {
-	for _, algo := range nq.Algos() {
-		for _, n := range []int{1, 3, 4, 5, 8, 12} {
-			p, err := MakePlan(Spec{N: n, Algo: algo})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var batches []int
-			_, err = cpu.SolvePartial(context.Background(), n, algo, cpu.Options{Workers: 1,
-				Done: func(b []int, _ nq.Partial) { batches = append(batches, b...) }})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(batches) != p.Batches {
-				t.Errorf("%s N=%d: plan has %d batches, the CPU counted %d", algo, n, p.Batches, len(batches))
-			}
+// A board too small to split is counted by the job itself as batch 0,
+// without any worker, and reduces to the published counts.
+func TestWholeBoards(t *testing.T) {
+	tests := []struct {
+		n    int
+		algo nq.Algo
+		want nq.Counts
+	}{
+		{1, nq.Symmetry, nq.Counts{C1: 1}},
+		{2, nq.Mirror, nq.Counts{}},
+		{3, nq.Bitmap, nq.Counts{}},
+		{4, nq.CarryChain, nq.Counts{C2: 1}},
+	}
+	for _, tt := range tests {
+		j, err := New(Config{Spec: nq.Spec{N: tt.n, Algo: tt.algo}, NeedPlan: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := j.Run(context.Background())
+		if err != nil || res.Counts != tt.want || !res.Complete || res.Batches != 1 || res.Plan.Tasks != wholeBoard {
+			t.Errorf("N=%d %s: %+v, %v; want %v in one whole-board batch", tt.n, tt.algo, res, err, tt.want)
 		}
 	}
-	a, _ := MakePlan(Spec{N: 12, Algo: nq.Symmetry})
-	b, _ := MakePlan(Spec{N: 12, Algo: nq.Symmetry, Batch: 100})
-	c, _ := MakePlan(Spec{N: 12, Algo: nq.Symmetry, Depth: 4})
-	if a.Fingerprint() == b.Fingerprint() || a.Fingerprint() == c.Fingerprint() || a.TaskSHA256 != b.TaskSHA256 || a.TaskSHA256 == c.TaskSHA256 {
-		t.Error("fingerprints do not tell batch sizes or depths apart")
+	// A shard without batch 0 counts nothing and is complete.
+	j, _ := New(Config{Spec: nq.Spec{N: 1, Algo: nq.Symmetry}, Shard: Shard{Index: 1, Count: 2}, NeedPlan: true})
+	if res, err := j.Run(context.Background()); err != nil || res.Batches != 0 || res.Partial != (nq.Partial{}) {
+		t.Errorf("shard 1/2 of N=1: %+v, %v", res, err)
 	}
-	if _, err := MakePlan(Spec{N: 29, Algo: nq.Symmetry}); err == nil {
-		t.Error("N=29 accepted")
+	// A board that splits needs workers.
+	if _, err := New(Config{Spec: nq.Spec{N: 8, Algo: nq.Symmetry}}); err == nil {
+		t.Error("N=8 without workers accepted")
+	}
+}
+
+func TestShowDiff(t *testing.T) {
+	for _, tt := range []struct{ a, b, want string }{
+		{"2353c709ab67", "2353c709ab99", "…09ab67 and …09ab99, which differ from character 11"},
+		{"f2074387d7b0d08c6960df33ae5b", "f2074387d7b0d08c6960df33ae5c", "…3ae5b and …3ae5c, which differ from character 28"},
+		{"abcdef0123456789", "bbcdef0123456789", "abcdef01… and bbcdef01…, which differ from character 1"},
+		{"abc", "abcd", "abc and abcd, which differ from character 4"},
+		{"", "x", `"" and x, which differ from character 1`},
+	} {
+		if got := ShowDiff(tt.a, tt.b); got != tt.want {
+			t.Errorf("ShowDiff(%q, %q) = %q, want %q", tt.a, tt.b, got, tt.want)
+		}
 	}
 }

@@ -4,9 +4,9 @@
 // checkpoints that a later run resumes from, shards that split a job across
 // machines, and a progress snapshot.
 //
-// The unit of work is the batch of the backends (see cpu.Options): the
-// task list of a job is enumerated in a fixed order and cut into batches of
-// Batch tasks numbered 0, 1, 2, ... Every backend numbers them the same way,
+// The unit of work is the batch: the task list of a job (nq.Spec) is
+// enumerated in a fixed order and cut into batches of Batch tasks numbered
+// 0, 1, 2, ... Every backend numbers them the same way,
 // so a batch index means the same tasks on the CPU, on any GPU, in a
 // checkpoint and in a shard. Partial sums of disjoint sets of batches add
 // up, and nq.Reduce turns the sum over all batches into exact counts.
@@ -20,30 +20,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nqueens-gpu/nqueens-gpu/cpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
-
-// Spec names a job: what is counted and how its tasks are cut into
-// batches.
-type Spec struct {
-	N     int
-	Algo  nq.Algo
-	Depth int // rows of the partial boards; 0 means tasks.DefaultDepth(N)
-	Batch int // tasks per batch; 0 means cpu.DefaultBatch
-}
-
-// Normalize fills in the defaults of s.
-func (s Spec) Normalize() Spec {
-	if s.Depth == 0 {
-		s.Depth = tasks.DefaultDepth(s.N)
-	}
-	if s.Batch <= 0 {
-		s.Batch = cpu.DefaultBatch
-	}
-	return s
-}
 
 // Plan describes the task list of a job, found by one enumeration pass
 // without search. Two runs with equal plans number the same tasks the same
@@ -61,47 +40,53 @@ type Plan struct {
 	TaskSHA256 string `json:"task_sha256"`
 }
 
-// taskKind tells how the backends split algo's search at n: the kind of
-// partial board, "frames" for carry-chain frames, or "" for boards too small
-// to split, which the backends search whole as the single batch 0.
-func taskKind(n int, algo nq.Algo) (kind string, k tasks.Kind) {
-	if n < 4 || (algo == nq.CarryChain && n < 5) {
+// taskKind tells how the backends split the search of s: the kind of
+// partial board, "frames" for carry-chain frames, or "" for a board too
+// small to split (nq.Spec.Whole), which the job counts whole as the single
+// batch 0.
+func taskKind(s nq.Spec) (kind string, k tasks.Kind) {
+	if s.Whole() {
 		return "", 0
 	}
-	switch algo {
+	switch s.Algo {
 	case nq.Backtrack, nq.Bitmap:
 		return "plain boards", tasks.Plain
 	case nq.Mirror:
 		return "half boards", tasks.Half
 	case nq.Symmetry:
 		return "symmetry boards", tasks.Symmetry
+	case nq.Eightfold:
+		return eightfoldTasks, 0
 	}
 	return "frames", 0
 }
 
-// MakePlan enumerates the tasks of s and describes them. Its cost is that
-// of enumerating the tasks, a small fraction of the search for boards (about
-// 0.5 s for the 14 million symmetry boards of N=20 on one core) and about a
-// tenth of a CPU count for carry-chain frames.
-func MakePlan(s Spec) (Plan, error) {
-	if err := nq.CheckN(s.N); err != nil {
-		return Plan{}, err
-	}
-	if _, err := nq.ParseAlgo(string(s.Algo)); err != nil {
-		return Plan{}, err
-	}
+// MakePlan enumerates the tasks of s, normalized, and describes them. Its
+// cost is that of enumerating the tasks, a small fraction of the search
+// for boards (about 0.5 s for the 14 million symmetry boards of N=20 on
+// one core) and about a tenth of a CPU count for carry-chain frames.
+func MakePlan(s nq.Spec) (Plan, error) {
 	s = s.Normalize()
+	if err := s.Validate(); err != nil {
+		return Plan{}, err
+	}
 	p := Plan{N: s.N, Algo: s.Algo, Batch: s.Batch}
-	kind, k := taskKind(s.N, s.Algo)
+	kind, k := taskKind(s)
 	var d tasks.Digest
 	var err error
 	switch kind {
 	case "":
-		p.Tasks = "whole board"
+		p.Tasks = wholeBoard
 		d = tasks.Digest{Tasks: 1, Batches: 1, SHA256: sha256.Sum256(nil)}
 	case "frames":
 		p.Tasks = kind
 		d, err = tasks.DigestFrames(s.N, s.Batch)
+	case eightfoldTasks:
+		p.Tasks, p.Depth = kind, s.Depth
+		d, err = tasks.DigestEightfold(s.N, s.Depth, s.Batch)
+		// The host batch, last: the symmetric solutions (Spec.HostBatch).
+		d.Batches++
+		d.Tasks++
 	default:
 		p.Tasks, p.Depth = kind, s.Depth
 		d, err = tasks.DigestBoards(s.N, k, s.Depth, s.Batch)
@@ -113,6 +98,26 @@ func MakePlan(s Spec) (Plan, error) {
 	return p, nil
 }
 
+// The Tasks of a plan whose board is searched whole, and of an eightfold
+// plan: its worker batches of eightfold tasks, then its host batch of one
+// task, the solutions fixed by the half and the quarter turn.
+const (
+	wholeBoard     = "whole board"
+	eightfoldTasks = "eightfold tasks and the symmetric solutions"
+)
+
+// hostBatch is the index of the batch the job counts itself (the whole
+// board, or an eightfold plan's symmetric solutions), or -1.
+func (p Plan) hostBatch() int {
+	switch {
+	case p.Tasks == wholeBoard:
+		return 0
+	case (nq.Spec{N: p.N, Algo: p.Algo}).HostBatch():
+		return p.Batches - 1
+	}
+	return -1
+}
+
 // Fingerprint identifies the job: a hex SHA-256 over every field of the
 // plan. Checkpoints and shard results carry it; batches of two runs may be
 // combined only when their fingerprints are equal.
@@ -122,10 +127,17 @@ func (p Plan) Fingerprint() string {
 	return hex.EncodeToString(h[:])
 }
 
-// BatchTasks is the number of tasks in batch i.
+// BatchTasks is the number of tasks in batch i: Batch, but for the last
+// batch of the workers (the rest) and a host batch (one).
 func (p Plan) BatchTasks(i int) int64 {
-	if i == p.Batches-1 {
-		return p.TaskCount - int64(p.Batches-1)*int64(p.Batch)
+	last, count := p.Batches-1, p.TaskCount
+	if h := p.hostBatch(); h == i {
+		return 1
+	} else if h == last && h > 0 {
+		last, count = last-1, count-1
+	}
+	if i == last {
+		return count - int64(last)*int64(p.Batch)
 	}
 	return int64(p.Batch)
 }
@@ -147,8 +159,8 @@ func (p Plan) mismatch(q Plan) string {
 		return fmt.Sprintf("%s of depth %d in batches of %d, not %s of depth %d in batches of %d",
 			p.Tasks, p.Depth, p.Batch, q.Tasks, q.Depth, q.Batch)
 	case p.Batches != q.Batches || p.TaskCount != q.TaskCount || p.TaskSHA256 != q.TaskSHA256:
-		return fmt.Sprintf("another task list (%d tasks in %d batches, task hash %.12s, not %d in %d, %.12s)",
-			p.TaskCount, p.Batches, p.TaskSHA256, q.TaskCount, q.Batches, q.TaskSHA256)
+		return fmt.Sprintf("another task list (%d tasks in %d batches, not %d in %d; task hashes %s)",
+			p.TaskCount, p.Batches, q.TaskCount, q.Batches, ShowDiff(p.TaskSHA256, q.TaskSHA256))
 	}
 	return ""
 }

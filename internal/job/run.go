@@ -4,22 +4,24 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/boards"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/burnside"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
 // Worker is one device that searches batches: the CPU (all its cores) or
-// one GPU. Run enumerates the job's batches in order and searches those
-// for which sel returns true, calling done as batches finish (with their
-// indexes and summed partials; done may be called from several goroutines
-// at once). It returns when it has been through every batch, or ctx's
-// error once ctx is cancelled. cpu.SolvePartial and gpu's
-// Backend.SolvePartial, with sel and done as Options.Select and Done, are
-// workers.
+// one GPU. Run enumerates the job's task batches in order and searches
+// those for which sel returns true, calling done as batches finish (with
+// their indexes and summed partials; done may be called from several
+// goroutines at once). It returns when it has been through every batch, or
+// ctx's error once ctx is cancelled. The device layer (internal/device)
+// makes workers of the CPU and GPU backends. A job whose board is too
+// small to split (nq.Spec.Whole) counts it itself and runs no worker.
 type Worker struct {
 	Name string // "cpu", "gpu0", ...
 	Run  func(ctx context.Context, sel func(batch int) bool, done func(batches []int, p nq.Partial)) error
@@ -27,11 +29,11 @@ type Worker struct {
 
 // Config sets up a job.
 type Config struct {
-	Spec    Spec
+	Spec    nq.Spec
 	Shard   Shard
 	Workers []Worker
 	// Plan makes the plan of a spec; nil means MakePlan.
-	Plan func(Spec) (Plan, error)
+	Plan func(nq.Spec) (Plan, error)
 	// NeedPlan asks for the plan (batch count, fingerprint) even without a
 	// checkpoint or a shard, for progress reports and the final check that
 	// every batch was counted. It is then made while the workers start.
@@ -52,12 +54,25 @@ type Config struct {
 	Warn func(msg string)
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Symmetric counts the solutions of n fixed by the quarter and the
+	// half turn, the host batch of an eightfold job; nil means
+	// burnside.Symmetric.
+	Symmetric func(ctx context.Context, n int) (s90, s180 uint64, err error)
+	// StopWait is how long Run waits, once ctx is cancelled, for the
+	// batches in hand to finish; then it drops them (they are counted
+	// again by the next run) and returns. 0 means DefaultStopWait.
+	StopWait time.Duration
 }
+
+// DefaultStopWait is the default of Config.StopWait: a signal ends a
+// run within a few seconds at every N, although a batch at large N may
+// take minutes.
+const DefaultStopWait = 2 * time.Second
 
 // Job is one count in progress.
 type Job struct {
 	cfg  Config
-	spec Spec
+	spec nq.Spec
 
 	planReady chan struct{} // closed when plan or planErr is set
 	plan      Plan
@@ -66,6 +81,7 @@ type Job struct {
 	// resumed is what the checkpoint held when the job started.
 	resumed        *checkpoint
 	resumedBatches int
+	lock           *fsutil.Lock // of the checkpoint, until Run returns
 
 	mu        sync.Mutex
 	claimed   bitset // handed to a worker (includes done)
@@ -74,6 +90,11 @@ type Job struct {
 	sum       nq.Partial
 	perWorker []int
 	stopped   atomic.Bool // no more claims
+	// abandoned is set when Run stopped waiting for the batches in
+	// hand: their reports are dropped from then on. dropped counts
+	// them.
+	abandoned bool
+	dropped   int
 	// repeated is set when a worker reports a batch that is already
 	// done: its partial is not added and the job fails.
 	repeated error
@@ -88,7 +109,11 @@ type Job struct {
 // reads the file and checks that it was made for the same job and shard:
 // a *CheckpointError otherwise, and the file is not touched.
 func New(cfg Config) (*Job, error) {
-	if len(cfg.Workers) == 0 {
+	spec := cfg.Spec.Normalize()
+	if err := spec.Validate(); err != nil {
+		return nil, err
+	}
+	if len(cfg.Workers) == 0 && !spec.Whole() {
 		return nil, errors.New("job: no workers")
 	}
 	if cfg.Plan == nil {
@@ -96,6 +121,9 @@ func New(cfg Config) (*Job, error) {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.Symmetric == nil {
+		cfg.Symmetric = burnside.Symmetric
 	}
 	if cfg.Version == "" {
 		cfg.Version = Version()
@@ -106,11 +134,22 @@ func New(cfg Config) (*Job, error) {
 	if cfg.Shard.Whole() {
 		cfg.Shard = Shard{Index: 0, Count: 1}
 	}
-	j := &Job{cfg: cfg, spec: cfg.Spec.Normalize(), planReady: make(chan struct{}), perWorker: make([]int, len(cfg.Workers))}
+	j := &Job{cfg: cfg, spec: spec, planReady: make(chan struct{}), perWorker: make([]int, len(cfg.Workers))}
 	if cfg.Checkpoint == "" {
 		return j, nil
 	}
-	// Read the file first: a damaged one is refused before any work.
+	// Lock and read the file first: a file in use by another run, one
+	// that cannot be written and a damaged one are refused before any
+	// work. The lock is held until Run returns or Close.
+	if err := j.lockCheckpoint(); err != nil {
+		return nil, err
+	}
+	opened := false
+	defer func() {
+		if !opened {
+			j.Close()
+		}
+	}()
 	ck, err := loadCheckpoint(cfg.Checkpoint)
 	if err != nil {
 		return nil, err
@@ -119,13 +158,16 @@ func New(cfg Config) (*Job, error) {
 	if j.planErr != nil {
 		return nil, j.planErr
 	}
+	if j.plan.Batches > MaxBatches {
+		return nil, fmt.Errorf("job: %d batches, more than the %d a checkpoint holds: use a smaller -depth", j.plan.Batches, MaxBatches)
+	}
 	if ck != nil {
 		b := &ck.body
 		if why := b.Job.mismatch(j.plan); why != "" {
-			return nil, &CheckpointError{cfg.Checkpoint, "was made for another job: " + why}
+			return nil, &CheckpointError{Path: cfg.Checkpoint, Reason: "was made for another job: " + why}
 		}
 		if b.Shard != cfg.Shard {
-			return nil, &CheckpointError{cfg.Checkpoint, fmt.Sprintf("was made for shard %v, not shard %v", b.Shard, cfg.Shard)}
+			return nil, &CheckpointError{Path: cfg.Checkpoint, Reason: fmt.Sprintf("was made for shard %v, not shard %v", b.Shard, cfg.Shard)}
 		}
 		if b.Version != cfg.Version && j.cfg.Warn != nil {
 			j.cfg.Warn(fmt.Sprintf("checkpoint %s was written by version %s, this is %s; the task list is the same, resuming",
@@ -137,6 +179,7 @@ func New(cfg Config) (*Job, error) {
 		j.sum = b.Partial
 		j.created, j.runs, j.prevSec = b.Created, b.Runs, b.Seconds
 	}
+	opened = true
 	return j, nil
 }
 
@@ -165,25 +208,38 @@ func (j *Job) claim(i int) bool {
 	return true
 }
 
-// finish records batches as done by worker w. A report that repeats a
+// finish records batches as done by worker w (-1 for the job itself). A report that repeats a
 // finished batch is a bug: adding it would count twice, and its partial
 // cannot be split, so none of it is kept and the job fails (its missing
 // batches stay to be counted by a later run).
 func (j *Job) finish(w int, batches []int, p nq.Partial) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	if j.abandoned {
+		return
+	}
+	// One pass, so that a GPU launch of many small batches costs time
+	// in proportion to its size: mark each batch done, and on a repeat
+	// take back the marks of this report.
 	for k, i := range batches {
-		if j.done.has(i) || slices.Contains(batches[:k], i) {
+		if j.done.has(i) {
+			for _, b := range batches[:k] {
+				j.done.remove(b)
+			}
 			if j.repeated == nil {
-				j.repeated = fmt.Errorf("job: %s reported batch %d twice; its report was not counted", j.cfg.Workers[w].Name, i)
+				who := "the job"
+				if w >= 0 {
+					who = j.cfg.Workers[w].Name
+				}
+				j.repeated = fmt.Errorf("job: %s reported batch %d twice; its report was not counted", who, i)
 			}
 			return
 		}
-	}
-	for _, i := range batches {
 		j.done.add(i)
-		j.nDone++
-		j.perWorker[w]++
+	}
+	j.nDone += len(batches)
+	if w >= 0 { // -1: the job itself
+		j.perWorker[w] += len(batches)
 	}
 	j.sum.Add(p)
 }
@@ -214,38 +270,44 @@ type WorkerStatus struct {
 // Status returns the job's progress. It is safe to call at any time.
 func (j *Job) Status() Status {
 	var s Status
+	var p *Plan
+	select {
+	case <-j.planReady:
+		if j.planErr == nil {
+			p = &j.plan
+		}
+	default:
+	}
+	batch := int64(j.spec.Batch)
 	j.mu.Lock()
 	s.DoneBatches, s.ResumedBatches = j.nDone, j.resumedBatches
-	lastDone := j.done.max()
 	for i, w := range j.cfg.Workers {
 		s.Workers = append(s.Workers, WorkerStatus{w.Name, j.perWorker[i]})
 	}
 	started := j.started
-	j.mu.Unlock()
-	if !started.IsZero() {
-		s.Elapsed = j.cfg.Now().Sub(started)
-	}
-	batch := int64(j.spec.Batch)
 	s.DoneTasks, s.ResumedTasks = int64(s.DoneBatches)*batch, int64(s.ResumedBatches)*batch
-	select {
-	case <-j.planReady:
-		if j.planErr != nil {
-			break
-		}
-		p := j.plan
+	if p != nil {
 		s.TotalBatches = j.cfg.Shard.Batches(p.Batches)
 		s.TotalTasks = int64(s.TotalBatches) * batch
-		if last := p.Batches - 1; j.cfg.Shard.Has(last) {
-			short := batch - p.BatchTasks(last)
+		// Only the last one or two batches hold fewer than batch tasks
+		// (the workers' last, and a host batch).
+		for i := max(0, p.Batches-2); i < p.Batches; i++ {
+			short := batch - p.BatchTasks(i)
+			if short == 0 || !j.cfg.Shard.Has(i) {
+				continue
+			}
 			s.TotalTasks -= short
-			if lastDone == last {
+			if j.done.has(i) {
 				s.DoneTasks -= short
 			}
-			if j.resumed != nil && j.resumed.done.has(last) {
+			if j.resumed != nil && j.resumed.done.has(i) {
 				s.ResumedTasks -= short
 			}
 		}
-	default:
+	}
+	j.mu.Unlock()
+	if !started.IsZero() {
+		s.Elapsed = j.cfg.Now().Sub(started)
 	}
 	return s
 }
@@ -271,6 +333,10 @@ type Result struct {
 	AlreadyComplete bool
 	// Saved is set when the checkpoint file was written as Run returned.
 	Saved bool
+	// Dropped is the number of batches that were in hand when ctx was
+	// cancelled and did not finish within Config.StopWait: they are not
+	// done, and the next run counts them.
+	Dropped int
 }
 
 // ErrIncomplete is returned when the workers finished without covering
@@ -284,9 +350,11 @@ var ErrIncomplete = errors.New("job: batches are missing")
 // queue shared by all. A worker that fails leaves its claimed batches to
 // the others, which take them in a further pass; the job fails only when
 // every worker has failed. When ctx is cancelled, no further batch is
-// handed out, the batches in hand are finished, the checkpoint is written
-// and ctx's error returned with the partial result.
+// handed out, the batches in hand are given Config.StopWait to finish and
+// are dropped if they do not (Result.Dropped counts them), the checkpoint
+// is written and ctx's error returned with the partial result.
 func (j *Job) Run(ctx context.Context) (Result, error) {
+	defer j.Close()
 	j.mu.Lock()
 	j.started = j.cfg.Now()
 	j.mu.Unlock()
@@ -296,7 +364,7 @@ func (j *Job) Run(ctx context.Context) (Result, error) {
 	// Once ctx is cancelled no batch is handed out any more.
 	stopClaims := context.AfterFunc(ctx, func() { j.stopped.Store(true) })
 	defer stopClaims()
-	if j.cfg.Checkpoint == "" && (j.cfg.NeedPlan || !j.cfg.Shard.Whole()) {
+	if j.cfg.Checkpoint == "" && (j.cfg.NeedPlan || !j.cfg.Shard.Whole() || j.spec.HostBatch()) {
 		go func() { j.setPlan(j.cfg.Plan(j.spec)) }()
 	} else if j.cfg.Checkpoint == "" {
 		j.setPlan(Plan{}, errNoPlan)
@@ -327,7 +395,20 @@ func (j *Job) Run(ctx context.Context) (Result, error) {
 		stopSaver = func() { tick.Stop(); close(quit); <-finished }
 	}
 
-	err := j.runWorkers(ctx)
+	var err error
+	switch {
+	case j.spec.Whole():
+		err = j.countHost(ctx)
+	case j.spec.HostBatch():
+		host := make(chan error, 1)
+		go func() { host <- j.countHost(ctx) }()
+		err = j.runWorkers(ctx)
+		if herr := <-host; err == nil {
+			err = herr
+		}
+	default:
+		err = j.runWorkers(ctx)
+	}
 	stopSaver()
 	if err == nil {
 		err = j.check()
@@ -357,6 +438,41 @@ func (j *Job) Run(ctx context.Context) (Result, error) {
 
 var errNoPlan = errors.New("job: no plan was asked for")
 
+// countHost counts the batch the job counts itself rather than a worker,
+// if its shard has it (batch 0 of a whole board, the last of an eightfold
+// plan): a board too small to split, by
+// the plain search of package boards; the solutions of an eightfold count
+// fixed by the half and the quarter turn, by package burnside (a small
+// search next to the workers' heavy one).
+func (j *Job) countHost(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	i := 0
+	if !j.spec.Whole() {
+		p, err := j.Plan()
+		if err != nil {
+			return err
+		}
+		i = p.Batches - 1
+	}
+	if !j.claim(i) {
+		return nil
+	}
+	var part nq.Partial
+	if j.spec.Whole() {
+		part = nq.PartialOf(j.spec.Algo, boards.Counts(j.spec.N))
+	} else {
+		s90, s180, err := j.cfg.Symmetric(ctx, j.spec.N)
+		if err != nil {
+			return err
+		}
+		part = nq.Partial{0, s90, s180, 0}
+	}
+	j.finish(-1, []int{i}, part)
+	return nil
+}
+
 // runWorkers runs the workers in passes until every batch is done, ctx is
 // cancelled or every worker has failed.
 func (j *Job) runWorkers(ctx context.Context) error {
@@ -383,7 +499,9 @@ func (j *Job) runWorkers(ctx context.Context) error {
 				errs[i] = w.Run(ctx, j.claim, func(b []int, p nq.Partial) { j.finish(i, b, p) })
 			}(i, w)
 		}
-		wg.Wait()
+		if !j.wait(ctx, &wg) {
+			return ctx.Err()
+		}
 		if err := ctx.Err(); err != nil {
 			j.stopped.Store(true)
 			return err
@@ -415,6 +533,37 @@ func (j *Job) runWorkers(ctx context.Context) error {
 		j.claimed = j.done.clone()
 		j.mu.Unlock()
 	}
+}
+
+// wait waits for the workers of wg. Once ctx is cancelled it waits at
+// most Config.StopWait more; then it drops the batches in hand, whose
+// workers go on in the background with their reports ignored, and
+// returns false.
+func (j *Job) wait(ctx context.Context, wg *sync.WaitGroup) bool {
+	finished := make(chan struct{})
+	go func() { wg.Wait(); close(finished) }()
+	select {
+	case <-finished:
+		return true
+	case <-ctx.Done():
+	}
+	j.stopped.Store(true)
+	grace := j.cfg.StopWait
+	if grace <= 0 {
+		grace = DefaultStopWait
+	}
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-finished:
+		return true
+	case <-t.C:
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.abandoned = true
+	j.dropped = j.claimed.count() - j.done.count()
+	return false
 }
 
 func (j *Job) anyAlive(alive []bool) bool {
@@ -457,7 +606,7 @@ func (j *Job) check() error {
 func (j *Job) result(complete bool) Result {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	r := Result{Partial: j.sum, Batches: j.nDone, Complete: complete}
+	r := Result{Partial: j.sum, Batches: j.nDone, Complete: complete, Dropped: j.dropped}
 	select {
 	case <-j.planReady:
 		r.Plan, r.HavePlan = j.plan, j.planErr == nil
@@ -504,5 +653,21 @@ func (j *Job) save(complete bool) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(j.cfg.Checkpoint, data)
+	return fsutil.WriteAtomic(j.cfg.Checkpoint, data, 0o666)
+}
+
+// Count runs the job of cfg (Spec, Workers, and optionally Plan and
+// Symmetric; no checkpoint, no shard) and returns its exact counts. It is
+// the whole of a count for callers that need no long-run support: tests,
+// bench and check.
+func Count(ctx context.Context, cfg Config) (nq.Counts, error) {
+	j, err := New(Config{Spec: cfg.Spec, Workers: cfg.Workers, Plan: cfg.Plan, Symmetric: cfg.Symmetric})
+	if err != nil {
+		return nq.Counts{}, err
+	}
+	res, err := j.Run(ctx)
+	if err != nil {
+		return nq.Counts{}, err
+	}
+	return res.Counts, nil
 }

@@ -10,7 +10,11 @@ type Entry struct {
 	Unique uint64
 }
 
-// Table lists Total and Unique for N = 1..27, indexed by N-1.
+// Table lists Total and Unique for N = 1..27, indexed by N-1. Unique(27)
+// is OEIS A002562(27), 29363495934315694; the figure 29363791967678199
+// that some sources (and this table before 2026-11-23) give for it is not
+// Unique: with the published Total and the 320,403,024 solutions fixed by
+// the half turn (internal/burnside) Burnside gives A002562's value.
 var Table = []Entry{
 	{1, 1, 1}, {2, 0, 0}, {3, 0, 0}, {4, 2, 1}, {5, 10, 2}, {6, 4, 1},
 	{7, 40, 6}, {8, 92, 12}, {9, 352, 46}, {10, 724, 92}, {11, 2680, 341},
@@ -20,7 +24,7 @@ var Table = []Entry{
 	{20, 39029188884, 4878666808}, {21, 314666222712, 39333324973},
 	{22, 2691008701644, 336376244042}, {23, 24233937684440, 3029242658210},
 	{24, 227514171973736, 28439272956934}, {25, 2207893435808352, 275986683743434},
-	{26, 22317699616364044, 2789712466510289}, {27, 234907967154122528, 29363791967678199},
+	{26, 22317699616364044, 2789712466510289}, {27, 234907967154122528, 29363495934315694},
 }
 
 // Lookup returns the published entry for n and whether there is one.

@@ -6,6 +6,8 @@ package nq
 import (
 	"fmt"
 	"strings"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
 )
 
 // MinN and MaxN bound the board sizes the program accepts. N=28 is the first
@@ -84,10 +86,14 @@ const (
 	Mirror     Algo = "mirror"     // bitmap with the row-0 mirror halving
 	Symmetry   Algo = "symmetry"   // corner / non-corner symmetry elimination on partial boards
 	CarryChain Algo = "carrychain" // outer frame pre-placed, inner bitmap search
+	// Eightfold counts Total over canonical border pre-placements
+	// weighted by their orbit size, and the classes by Burnside's lemma
+	// from the solutions fixed by the half and the quarter turn.
+	Eightfold Algo = "eightfold"
 )
 
 // Algos lists every algorithm in a stable order.
-func Algos() []Algo { return []Algo{Backtrack, Bitmap, Mirror, Symmetry, CarryChain} }
+func Algos() []Algo { return []Algo{Backtrack, Bitmap, Mirror, Symmetry, CarryChain, Eightfold} }
 
 // ParseAlgo returns the algorithm named s.
 func ParseAlgo(s string) (Algo, error) {
@@ -96,11 +102,11 @@ func ParseAlgo(s string) (Algo, error) {
 			return a, nil
 		}
 	}
-	names := make([]string, 0, 5)
+	names := make([]string, 0, len(Algos()))
 	for _, a := range Algos() {
 		names = append(names, string(a))
 	}
-	return "", fmt.Errorf("unknown algorithm %q: want one of %s", s, strings.Join(names, ", "))
+	return "", fmt.Errorf("unknown algorithm %s: want one of %s", clip.Quote(s, clip.Max), strings.Join(names, ", "))
 }
 
 // Partial holds the raw per-class sums that an algorithm's batches report,
@@ -125,17 +131,24 @@ func (p *Partial) Add(o Partial) {
 //     orbit of k has k/2 members there: COUNT4 = sum/2, COUNT8 = sum/4.
 //   - carrychain: each completion of a frame adds the frame's weight
 //     8/|stabiliser| to its class: COUNTk = sum/k.
+//   - eightfold: [3] is Total (each completion of a border pre-placement
+//     adds its weight, 8/|stabiliser|), [2] the solutions fixed by the
+//     half turn and [1] those fixed by the quarter turn (the job's host
+//     batch, package burnside), and FromBurnside gives the classes; [0] is
+//     the single solution of N=1.
 //
 // Reduce returns an error if a sum does not divide exactly, which means
 // batches are missing or counted twice.
 func Reduce(algo Algo, p Partial) (Counts, error) {
-	div := [4]uint64{1, 1, 1, 1}
-	switch algo {
-	case Mirror:
-		div = [4]uint64{1, 1, 2, 4}
-	case CarryChain:
-		div = [4]uint64{1, 2, 4, 8}
+	if algo == Eightfold {
+		c, err := FromBurnside(p[3], p[2], p[1])
+		if err != nil {
+			return Counts{}, fmt.Errorf("%s: %w: batches missing or repeated", algo, err)
+		}
+		c.C1 = p[0]
+		return c, nil
 	}
+	div := divisors(algo)
 	var q [4]uint64
 	for i := range p {
 		if p[i]%div[i] != 0 {
@@ -144,4 +157,28 @@ func Reduce(algo Algo, p Partial) (Counts, error) {
 		q[i] = p[i] / div[i]
 	}
 	return Counts{C1: q[0], C2: q[1], C4: q[2], C8: q[3]}, nil
+}
+
+// divisors are what Reduce divides each partial sum of algo by.
+func divisors(algo Algo) [4]uint64 {
+	switch algo {
+	case Mirror:
+		return [4]uint64{1, 1, 2, 4}
+	case CarryChain:
+		return [4]uint64{1, 2, 4, 8}
+	}
+	return [4]uint64{1, 1, 1, 1}
+}
+
+// PartialOf turns counts into the partial sums that algo's batches would
+// report for them, the inverse of Reduce: what a count found by another
+// search (a whole board) adds to a job of algo.
+func PartialOf(algo Algo, c Counts) Partial {
+	if algo == Eightfold {
+		s90 := 2 * c.C2
+		s180 := s90 + 4*c.C4
+		return Partial{c.C1, s90, s180, s180 + 8*c.C8}
+	}
+	div := divisors(algo)
+	return Partial{c.C1 * div[0], c.C2 * div[1], c.C4 * div[2], c.C8 * div[3]}
 }

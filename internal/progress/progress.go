@@ -1,6 +1,16 @@
 // Package progress reports how far a count has got, on stderr: a progress
-// bar (schollz/progressbar) when stderr is a terminal, otherwise one status
-// line per interval, fit for batch logs.
+// bar when stderr is a terminal, otherwise one status line per interval,
+// fit for batch logs. Both say the same words:
+//
+//	N=24 symmetry: 12.5% (3259619 of 26076951 batches, 104307808 of 834462428 tasks), 2110 tasks/s, elapsed 13:43:50, left 4d 00:06:25
+//
+// the status line with the program's name in front; the bar
+// (github.com/schollz/progressbar) draws its percentage and bar graph and
+// then these words as its description, leaving out details until the
+// line fits the terminal. Before the task list is known they say how many
+// batches are done and how long it has run (the bar is then a spinner);
+// the rate appears once a batch of this run has finished, the time left
+// once the rate has been measured for a while (MinEstimate).
 //
 // It reads a job.Status snapshot on a timer of its own, so the counting
 // itself only updates the job's counters, which it does anyway.
@@ -26,6 +36,15 @@ func IsTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+// MinInterval is the shortest interval between status lines that a
+// program should accept (-progress-interval): shorter ones flood a log
+// without saying more.
+const MinInterval = time.Second
+
+// MinEstimate is how long a run must have counted before the time left
+// is estimated from its rate.
+const MinEstimate = 5 * time.Second
+
 // Options configure a Reporter.
 type Options struct {
 	W      io.Writer
@@ -40,6 +59,9 @@ type Options struct {
 	Delay  time.Duration
 	Status func() job.Status
 	Now    func() time.Time // nil: time.Now
+	// Width is the width of the terminal in columns, to which the bar's
+	// line is cut; nil asks the terminal W is, else 80.
+	Width func() int
 }
 
 // Reporter shows the progress of one count until Stop.
@@ -47,7 +69,8 @@ type Reporter struct {
 	o     Options
 	mu    sync.Mutex // serialises writes to W
 	bar   *progressbar.ProgressBar
-	gate  *gate
+	shape barShape // what bar was made for
+	shown bool     // the bar is on the screen
 	start time.Time
 	quit  chan struct{}
 	done  chan struct{}
@@ -67,6 +90,16 @@ func Start(o Options) *Reporter {
 	if o.Interval <= 0 {
 		o.Interval = 30 * time.Second
 	}
+	if o.Width == nil {
+		o.Width = func() int {
+			if f, ok := o.W.(*os.File); ok {
+				if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+					return w
+				}
+			}
+			return 80
+		}
+	}
 	r := &Reporter{o: o, start: o.Now(), quit: make(chan struct{}), done: make(chan struct{})}
 	go r.loop()
 	return r
@@ -76,9 +109,7 @@ func (r *Reporter) loop() {
 	defer close(r.done)
 	tick := r.o.Interval
 	if r.o.Bar {
-		// Until the bar exists (the plan is known), look often: the
-		// bar should start from the beginning of the count.
-		tick = barTick / 10
+		tick = barTick
 	}
 	t := time.NewTicker(tick)
 	defer t.Stop()
@@ -89,9 +120,7 @@ func (r *Reporter) loop() {
 		case <-t.C:
 			r.mu.Lock()
 			if r.o.Bar {
-				if r.drawBar() {
-					t.Reset(barTick)
-				}
+				r.drawBar()
 			} else {
 				fmt.Fprintln(r.o.W, r.line(r.o.Status()))
 			}
@@ -100,77 +129,161 @@ func (r *Reporter) loop() {
 	}
 }
 
-// gate passes writes to w once open: the bar is fed from the start of a
-// count, so that its rate and ETA are right when it appears, but shows
-// only after the delay.
-type gate struct {
-	w    io.Writer
-	open bool
+// barShape is what a progressbar.ProgressBar is made for: the tasks of
+// the count (0 while they are listed: a spinner) and the cells of its
+// bar graph. A new bar is made when either changes.
+type barShape struct {
+	total int64
+	cells int
 }
 
-func (g *gate) Write(p []byte) (int, error) {
-	if !g.open {
-		return len(p), nil
+// The columns that schollz/progressbar adds to the description (its
+// layout with the options of newBar): with a known total
+// "\r  12% |" + cells + "|  " + description + " ", without one
+// "\r| " + " " + description + " ".
+const (
+	barOverhead     = 11 // plus the cells
+	spinnerOverhead = 4
+)
+
+// barCells is the width of the bar graph on a terminal of w columns: an
+// eighth of it, 5 to 20 cells, so that the words keep most of the line.
+func barCells(w int) int { return min(max(w/8, 5), 20) }
+
+// writerOnly hides every method of a writer but Write (progressbar syncs
+// an *os.File after each draw, which a terminal does not need).
+type writerOnly struct{ w io.Writer }
+
+func (w writerOnly) Write(p []byte) (int, error) { return w.w.Write(p) }
+
+// newBar makes the bar for shape with the words text: only the percentage, the bar graph and
+// the description, which holds the words; the library's own counts,
+// rates and times are off, so that it shows what the status lines say.
+func (r *Reporter) newBar(shape barShape, text string) *progressbar.ProgressBar {
+	max := shape.total
+	if max <= 0 {
+		max = -1 // a spinner until the tasks are known
 	}
-	return g.w.Write(p)
+	return progressbar.NewOptions64(max,
+		progressbar.OptionSetWriter(writerOnly{r.o.W}),
+		progressbar.OptionSetWidth(shape.cells),
+		progressbar.OptionSetDescription(text),
+		progressbar.OptionShowDescriptionAtLineEnd(),
+		progressbar.OptionSetPredictTime(false),
+		progressbar.OptionSetElapsedTime(false),
+		// No timer of its own: it draws when drawBar asks.
+		progressbar.OptionSetSpinnerChangeInterval(0),
+	)
 }
 
-// drawBar updates the bar, creating it when the plan is known. It reports
-// whether the bar was created.
-func (r *Reporter) drawBar() (created bool) {
-	s := r.o.Status()
-	if r.bar == nil {
-		if s.TotalTasks == 0 {
-			return false // the plan is not known yet
-		}
-		desc := r.o.Label
-		if s.ResumedTasks > 0 {
-			desc += fmt.Sprintf(" (resumed at %.1f%%)", 100*float64(s.ResumedTasks)/float64(s.TotalTasks))
-		}
-		// The bar covers the work of this run, so that its rate and
-		// ETA are this run's.
-		max := s.TotalTasks - s.ResumedTasks
-		if max <= 0 {
-			return false
-		}
-		created = true
-		r.gate = &gate{w: r.o.W}
-		r.bar = progressbar.NewOptions64(max,
-			progressbar.OptionSetWriter(r.gate),
-			progressbar.OptionSetDescription(desc),
-			progressbar.OptionSetWidth(30),
-			progressbar.OptionShowCount(),
-			progressbar.OptionShowIts(),
-			progressbar.OptionSetItsString("tasks"),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionSetElapsedTime(true),
-		)
+// drawBar redraws the bar once the count has run for the delay.
+func (r *Reporter) drawBar() {
+	if r.o.Now().Sub(r.start) < r.o.Delay {
+		return
 	}
-	r.gate.open = r.o.Now().Sub(r.start) >= r.o.Delay
-	r.bar.Set64(s.DoneTasks - s.ResumedTasks)
-	return created
+	st := r.o.Status()
+	w := r.o.Width()
+	shape := barShape{total: max(st.TotalTasks, 0), cells: barCells(w)}
+	// A line longer than the terminal would wrap, and the next redraw
+	// would start a new line instead of replacing it: leave out what
+	// matters least until it fits, and cut it if need be.
+	room := w - 1 - spinnerOverhead
+	if shape.total > 0 {
+		room = w - 1 - barOverhead - shape.cells
+	}
+	var text string
+	for _, d := range barDetails {
+		if text = r.barText(st, d); len([]rune(text)) <= room {
+			break
+		}
+	}
+	if rs := []rune(text); len(rs) > room {
+		text = string(rs[:max(room, 0)])
+	}
+	done := min(st.DoneTasks, shape.total)
+	if r.bar == nil || shape != r.shape {
+		// A new bar starts with its words and its count, so that its
+		// first line is whole.
+		r.clearBar()
+		r.bar, r.shape = r.newBar(shape, text), shape
+		if shape.total > 0 {
+			r.bar.Set64(done)
+		}
+		r.bar.Describe(text)
+	} else {
+		// Describe draws the new words; Set64 draws again, with the
+		// new graph, when the whole percentage changed.
+		r.bar.Describe(text)
+		if shape.total > 0 {
+			r.bar.Set64(done)
+		}
+	}
+	r.shown = true
+}
+
+// detail says which parts of the words to write.
+type detail struct {
+	tasks   bool // the tasks, the share of earlier runs, each device's batches
+	rate    bool
+	elapsed bool
+}
+
+// all is every detail: the status lines and a wide terminal's bar.
+var all = detail{tasks: true, rate: true, elapsed: true}
+
+// barDetails are the details of the bar's words from the most to the
+// fewest: the first that fits the terminal is drawn.
+var barDetails = []detail{
+	all,
+	{rate: true, elapsed: true},
+	{elapsed: true},
+	{},
+}
+
+// barText is the bar's description: the label and the words.
+func (r *Reporter) barText(s job.Status, d detail) string {
+	return r.o.Label + ": " + words(s, d)
 }
 
 // line formats a status line.
 func (r *Reporter) line(s job.Status) string {
+	return r.o.Prefix + ": " + r.o.Label + ": " + words(s, all)
+}
+
+// words says how far s has got, in the same words for the bar and the
+// status lines, with the details d.
+func words(s job.Status, d detail) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s: ", r.o.Prefix, r.o.Label)
-	if s.TotalTasks > 0 {
-		fmt.Fprintf(&b, "%.1f%% (%d of %d batches, %d of %d tasks)", 100*float64(s.DoneTasks)/float64(s.TotalTasks),
-			s.DoneBatches, s.TotalBatches, s.DoneTasks, s.TotalTasks)
+	if s.TotalTasks <= 0 {
+		fmt.Fprintf(&b, "listing the tasks, %d batches done", s.DoneBatches)
 	} else {
-		fmt.Fprintf(&b, "%d batches done", s.DoneBatches)
-	}
-	run := s.DoneTasks - s.ResumedTasks
-	if secs := s.Elapsed.Seconds(); secs > 0 {
-		rate := float64(run) / secs
-		fmt.Fprintf(&b, ", %.0f tasks/s, elapsed %s", rate, clock(s.Elapsed))
-		if s.TotalTasks > 0 && rate > 0 {
-			left := time.Duration(float64(s.TotalTasks-s.DoneTasks) / rate * float64(time.Second))
-			fmt.Fprintf(&b, ", ETA %s", clock(left))
+		if !d.tasks {
+			fmt.Fprintf(&b, "%.1f%% (%d of %d batches)", 100*float64(s.DoneTasks)/float64(s.TotalTasks), s.DoneBatches, s.TotalBatches)
+		} else {
+			fmt.Fprintf(&b, "%.1f%% (%d of %d batches, %d of %d tasks)", 100*float64(s.DoneTasks)/float64(s.TotalTasks),
+				s.DoneBatches, s.TotalBatches, s.DoneTasks, s.TotalTasks)
+		}
+		if s.ResumedTasks > 0 && d.tasks {
+			fmt.Fprintf(&b, ", %.1f%% from earlier runs", 100*float64(s.ResumedTasks)/float64(s.TotalTasks))
 		}
 	}
-	if len(s.Workers) > 1 {
+	run := s.DoneTasks - s.ResumedTasks
+	secs := s.Elapsed.Seconds()
+	switch {
+	case !d.rate:
+	case run > 0 && secs > 0:
+		fmt.Fprintf(&b, ", %s tasks/s", rate(float64(run)/secs))
+	default:
+		b.WriteString(", no batch finished yet")
+	}
+	if d.elapsed {
+		fmt.Fprintf(&b, ", elapsed %s", clock(s.Elapsed))
+	}
+	if s.TotalTasks > 0 && run > 0 && s.Elapsed >= MinEstimate {
+		left := time.Duration(float64(s.TotalTasks-s.DoneTasks) / (float64(run) / secs) * float64(time.Second))
+		fmt.Fprintf(&b, ", left %s", clock(left))
+	}
+	if len(s.Workers) > 1 && d.tasks {
 		parts := make([]string, len(s.Workers))
 		for i, w := range s.Workers {
 			parts[i] = fmt.Sprintf("%s %d", w.Name, w.Batches)
@@ -178,6 +291,20 @@ func (r *Reporter) line(s job.Status) string {
 		fmt.Fprintf(&b, " [batches: %s]", strings.Join(parts, ", "))
 	}
 	return b.String()
+}
+
+// rate writes a rate with three significant digits and no exponent:
+// "2110", "12.5", "0.318".
+func rate(r float64) string {
+	switch {
+	case r >= 100:
+		return fmt.Sprintf("%.0f", r)
+	case r >= 10:
+		return fmt.Sprintf("%.1f", r)
+	case r >= 1:
+		return fmt.Sprintf("%.2f", r)
+	}
+	return fmt.Sprintf("%.3g", r)
 }
 
 // clock writes d as [Nd ]hh:mm:ss.
@@ -193,13 +320,19 @@ func clock(d time.Duration) string {
 	return s
 }
 
+// clearBar removes the bar from the screen.
+func (r *Reporter) clearBar() {
+	if r.shown {
+		r.bar.Clear()
+		r.shown = false
+	}
+}
+
 // Warn writes msg as a line of its own, moving the bar out of the way.
 func (r *Reporter) Warn(msg string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.bar != nil && r.gate.open {
-		r.bar.Clear()
-	}
+	r.clearBar()
 	fmt.Fprintln(r.o.W, msg)
 }
 
@@ -209,8 +342,5 @@ func (r *Reporter) Stop() {
 	<-r.done
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.bar != nil && r.gate.open {
-		r.bar.Clear()
-	}
-	r.bar = nil
+	r.clearBar()
 }

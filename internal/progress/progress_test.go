@@ -2,6 +2,7 @@ package progress
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -28,20 +29,43 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-func TestLine(t *testing.T) {
-	r := &Reporter{o: Options{Prefix: "nqueens-gpu", Label: "N=18 symmetry"}}
-	st := job.Status{DoneBatches: 250, TotalBatches: 1000, DoneTasks: 64000, TotalTasks: 256000,
-		ResumedTasks: 32000, Elapsed: 80 * time.Second}
-	want := "nqueens-gpu: N=18 symmetry: 25.0% (250 of 1000 batches, 64000 of 256000 tasks), 400 tasks/s, elapsed 00:01:20, ETA 00:08:00"
-	if got := r.line(st); got != want {
-		t.Errorf("line\n%q, want\n%q", got, want)
+// The status line and the bar say the same words at every stage of a
+// count: before the task list is known, before the first batch, before
+// the time left can be estimated, and after.
+func TestWords(t *testing.T) {
+	r := &Reporter{o: Options{Prefix: "nqueens-gpu", Label: "N=24 symmetry"}}
+	tests := []struct {
+		name string
+		st   job.Status
+		want string
+	}{
+		{"listing the tasks", job.Status{DoneBatches: 2, DoneTasks: 64, Elapsed: 30 * time.Second},
+			"listing the tasks, 2 batches done, 2.13 tasks/s, elapsed 00:00:30"},
+		{"nothing yet", job.Status{TotalBatches: 26076951, TotalTasks: 834462428, Elapsed: 50 * time.Second},
+			"0.0% (0 of 26076951 batches, 0 of 834462428 tasks), no batch finished yet, elapsed 00:00:50"},
+		{"too early for the time left", job.Status{DoneBatches: 1, TotalBatches: 16, DoneTasks: 256, TotalTasks: 4096, Elapsed: 2 * time.Second},
+			"6.2% (1 of 16 batches, 256 of 4096 tasks), 128 tasks/s, elapsed 00:00:02"},
+		{"running", job.Status{DoneBatches: 250, TotalBatches: 1000, DoneTasks: 64000, TotalTasks: 256000, ResumedTasks: 32000, Elapsed: 80 * time.Second},
+			"25.0% (250 of 1000 batches, 64000 of 256000 tasks), 12.5% from earlier runs, 400 tasks/s, elapsed 00:01:20, left 00:08:00"},
+		{"slow", job.Status{DoneBatches: 3, TotalBatches: 5000000, DoneTasks: 3, TotalTasks: 5000000, Elapsed: 10 * time.Second},
+			"0.0% (3 of 5000000 batches, 3 of 5000000 tasks), 0.3 tasks/s, elapsed 00:00:10, left 192d 21:37:36"},
+		{"several devices", job.Status{DoneBatches: 250, TotalBatches: 1000, DoneTasks: 250, TotalTasks: 1000, Elapsed: 10 * time.Second,
+			Workers: []job.WorkerStatus{{Name: "gpu0", Batches: 200}, {Name: "cpu", Batches: 50}}},
+			"25.0% (250 of 1000 batches, 250 of 1000 tasks), 25.0 tasks/s, elapsed 00:00:10, left 00:00:30 [batches: gpu0 200, cpu 50]"},
 	}
-	st.Workers = []job.WorkerStatus{{Name: "gpu0", Batches: 200}, {Name: "cpu", Batches: 50}}
-	if got := r.line(st); !strings.HasSuffix(got, " [batches: gpu0 200, cpu 50]") {
-		t.Errorf("line with workers %q", got)
-	}
-	if got := r.line(job.Status{DoneBatches: 3}); got != "nqueens-gpu: N=18 symmetry: 3 batches done" {
-		t.Errorf("line before the plan %q", got)
+	for _, tt := range tests {
+		if got := r.line(tt.st); got != "nqueens-gpu: N=24 symmetry: "+tt.want {
+			t.Errorf("%s: line\n%q, want\n%q", tt.name, got, "nqueens-gpu: N=24 symmetry: "+tt.want)
+		}
+		bar := r.barText(tt.st, all)
+		if !strings.HasPrefix(bar, "N=24 symmetry: ") || !strings.HasSuffix(bar, tt.want) {
+			t.Errorf("%s: bar %q", tt.name, bar)
+		}
+		for i := 1; i < len(barDetails); i++ {
+			if shorter := r.barText(tt.st, barDetails[i]); len(shorter) > len(r.barText(tt.st, barDetails[i-1])) {
+				t.Errorf("%s: bar %d is longer than bar %d: %q", tt.name, i, i-1, shorter)
+			}
+		}
 	}
 	if got := clock(49*time.Hour + 61*time.Second); got != "2d 01:01:01" {
 		t.Errorf("clock %q", got)
@@ -76,28 +100,84 @@ func TestLinesEveryInterval(t *testing.T) {
 	}
 }
 
+// draws splits the bar's output into the lines drawn (from one carriage
+// return to the next), each without the blanks that pad it.
+func draws(s string) []string {
+	var out []string
+	for _, d := range strings.Split(s, "\r") {
+		if d = strings.TrimRight(d, " "); d != "" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// The bar (schollz/progressbar) shows its percentage and bar graph and
+// then the words of the status line, fewer of them on a narrow terminal;
+// no line is wider than the terminal; a spinner stands in for the graph
+// while the tasks are listed; warnings move it out of the way; Stop
+// clears it.
 func TestBar(t *testing.T) {
 	var out syncBuffer
 	var mu sync.Mutex
-	var tasks int64
+	var tasks int64 = -100 // the first snapshot: the tasks are not known yet
 	status := func() job.Status {
 		mu.Lock()
 		defer mu.Unlock()
+		if tasks < 0 {
+			tasks = 0
+			return job.Status{DoneBatches: 0, Elapsed: time.Second}
+		}
 		tasks += 100
 		if tasks > 1000 {
 			tasks = 1000
 		}
-		return job.Status{DoneTasks: tasks, TotalTasks: 1000, ResumedTasks: 0}
+		return job.Status{DoneBatches: int(tasks / 100), TotalBatches: 10, DoneTasks: tasks, TotalTasks: 1000, Elapsed: time.Second}
 	}
-	r := Start(Options{W: &out, Label: "N=17", Bar: true, Delay: time.Millisecond, Status: status})
-	time.Sleep(3 * barTick)
+	width := 80
+	r := Start(Options{W: &out, Label: "N=17 symmetry", Bar: true, Delay: time.Millisecond, Status: status,
+		Width: func() int { mu.Lock(); defer mu.Unlock(); return width }})
+	time.Sleep(3*barTick + barTick/2)
+	r.Warn("p: a warning")
+	mu.Lock()
+	width = 200
+	mu.Unlock()
+	time.Sleep(2 * barTick)
 	r.Stop()
 	s := out.String()
-	if !strings.Contains(s, "N=17") || !strings.Contains(s, "/1000") || !strings.Contains(s, "tasks") {
-		t.Errorf("bar output %q", s)
+	d := draws(s)
+	want := []string{
+		// the spinner, before the tasks are known
+		"|  N=17 symmetry: listing the tasks, 0 batches done, elapsed 00:00:01",
+		// 80 columns: a graph of 10 cells and the words that fit
+		"  10% |█         |  N=17 symmetry: 10.0% (1 of 10 batches), elapsed 00:00:01",
 	}
-	if !strings.HasSuffix(s, "\r") {
-		t.Errorf("the bar was not cleared: %q", s[max(0, len(s)-40):])
+	for _, w := range want {
+		if !containsLine(d, w) {
+			t.Errorf("no line %q in\n%q", w, d)
+		}
+	}
+	// 200 columns: a graph of 20 cells and every word
+	wide := regexp.MustCompile(`^ +\d+% \|█+ *\|  N=17 symmetry: \d+\.0% \(\d+ of 10 batches, \d+ of 1000 tasks\), \d+ tasks/s, elapsed 00:00:01$`)
+	found := false
+	for _, l := range d {
+		if wide.MatchString(l) && strings.Count(l, "█")+strings.Count(l, " ") >= 20 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no wide line in %q", d)
+	}
+	if !strings.Contains(s, "p: a warning\n") {
+		t.Errorf("no warning in %q", s)
+	}
+	for _, l := range strings.Split(strings.ReplaceAll(s, "\n", "\r"), "\r") {
+		if n := len([]rune(l)); n > 199 || n > 79 && strings.Contains(l, "(1 of 10 batches)") {
+			t.Errorf("a line of %d columns: %q", n, l)
+		}
+	}
+	if !strings.HasSuffix(s, "\r") || strings.TrimSpace(s[strings.LastIndex(s[:len(s)-1], "\r"):]) != "" {
+		t.Errorf("the bar was not cleared: %q", s[max(0, len(s)-60):])
 	}
 
 	// A count shorter than the delay draws nothing.
@@ -108,4 +188,13 @@ func TestBar(t *testing.T) {
 	if quiet.String() != "" {
 		t.Errorf("short count drew %q", quiet.String())
 	}
+}
+
+func containsLine(lines []string, want string) bool {
+	for _, l := range lines {
+		if l == want {
+			return true
+		}
+	}
+	return false
 }

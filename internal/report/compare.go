@@ -99,6 +99,10 @@ func Compare(cur, base *Document) (cs []Comparison, notes []string) {
 				c.Note = fmt.Sprintf("needs at least 2 runs on each side (have %d now, %d before)", len(r.Seconds), len(br.Seconds))
 			case err != nil:
 				c.Note = err.Error()
+			case math.IsNaN(w.T) || math.IsNaN(w.P):
+				// Read refuses the times that lead here; a verdict on
+				// NaN would read "significant" or not at random.
+				c.Note = "the times give no test statistic"
 			default:
 				c.Welch = &w
 			}

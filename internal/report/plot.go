@@ -1,11 +1,11 @@
 package report
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -13,6 +13,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil"
 )
 
 // PlotSeries is one line of a time-against-N plot.
@@ -141,16 +143,11 @@ func SavePlot(path, title string, series []PlotSeries) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Create(path)
-	if err != nil {
+	var buf bytes.Buffer
+	if err := WritePlot(&buf, format, title, series); err != nil {
 		return err
 	}
-	if err := WritePlot(f, format, title, series); err != nil {
-		f.Close()
-		os.Remove(path)
-		return err
-	}
-	return f.Close()
+	return fsutil.WriteAtomic(path, buf.Bytes(), 0o666)
 }
 
 // secondsTicks marks every power of ten with a label such as "10ms" and

@@ -10,15 +10,18 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"math"
 	"strings"
 	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/benchstat"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
@@ -142,17 +145,38 @@ func WriteJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// WriteJSONFile writes v as indented JSON to path.
+// WriteJSONFile writes v as indented JSON to path, replacing the file
+// atomically (fsutil.WriteAtomic: through symbolic links, keeping its
+// mode and owner): a write that fails leaves the old file as it was.
 func WriteJSONFile(path string, v any) error {
-	f, err := os.Create(path)
-	if err != nil {
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, v); err != nil {
 		return err
 	}
-	if err := WriteJSON(f, v); err != nil {
-		f.Close()
-		return err
+	return fsutil.WriteAtomic(path, buf.Bytes(), 0o666)
+}
+
+// MaxDocumentBytes bounds a bench JSON document that ReadFile reads. One
+// holds a few kilobytes per series and N.
+const MaxDocumentBytes = 16 << 20
+
+// MinSeconds and MaxSeconds bound a timing that Read accepts: from a
+// nanosecond (the clock's resolution) to 10^7 s, 116 days. A bench
+// repeats every N at least twice, so a longer run is not a benchmark but
+// a damaged or edited file; so are zero, negative and non-finite times.
+const (
+	MinSeconds = 1e-9
+	MaxSeconds = 1e7
+)
+
+// checkSeconds checks the timings of one result.
+func checkSeconds(what string, xs []float64) error {
+	for i, x := range xs {
+		if math.IsNaN(x) || math.IsInf(x, 0) || x < MinSeconds || x > MaxSeconds {
+			return fmt.Errorf("%s %d is %v s, not a time a run can take (between %g s and %g s)", what, i+1, x, MinSeconds, MaxSeconds)
+		}
 	}
-	return f.Close()
+	return nil
 }
 
 // Read decodes and checks one document: its schema version, the counts,
@@ -177,18 +201,25 @@ func Read(r io.Reader) (*Document, error) {
 		if s.Label == "" {
 			return nil, fmt.Errorf("series %d has no label", i)
 		}
+		label := clip.Quote(s.Label, clip.Max)
 		for j := range s.Results {
 			r := &s.Results[j]
 			if err := nq.CheckN(r.N); err != nil {
-				return nil, fmt.Errorf("series %q: %w", s.Label, err)
+				return nil, fmt.Errorf("series %s: %w", label, err)
 			}
 			c := r.Counts()
 			if c.Total() != r.Total || c.Unique() != r.Unique {
-				return nil, fmt.Errorf("series %q N=%d: total %d and unique %d do not match count1..count8 (%v)", s.Label, r.N, r.Total, r.Unique, c)
+				return nil, fmt.Errorf("series %s N=%d: total %d and unique %d do not match count1..count8 (%v)", label, r.N, r.Total, r.Unique, c)
+			}
+			if err := checkSeconds("run", r.Seconds); err != nil {
+				return nil, fmt.Errorf("series %s N=%d: %w", label, r.N, err)
+			}
+			if err := checkSeconds("warm-up run", r.WarmupSeconds); err != nil {
+				return nil, fmt.Errorf("series %s N=%d: %w", label, r.N, err)
 			}
 			st, err := benchstat.Summarize(r.Seconds)
 			if err != nil {
-				return nil, fmt.Errorf("series %q N=%d: seconds: %w", s.Label, r.N, err)
+				return nil, fmt.Errorf("series %s N=%d: seconds: %w", label, r.N, err)
 			}
 			r.Stats = st
 		}
@@ -196,14 +227,19 @@ func Read(r io.Reader) (*Document, error) {
 	return &d, nil
 }
 
-// ReadFile reads the document at path.
+// ReadFile reads the document at path, which must be a regular file of
+// at most MaxDocumentBytes (never a FIFO or a device: they could hang or
+// never end).
 func ReadFile(path string) (*Document, error) {
-	f, err := os.Open(path)
-	if err != nil {
+	data, err := fsutil.ReadRegular(path, MaxDocumentBytes)
+	var tl *fsutil.TooLargeError
+	switch {
+	case errors.As(err, &tl):
+		return nil, fmt.Errorf("%s is larger than %s, more than any bench JSON document: not one", path, fsutil.FormatBytes(tl.Max))
+	case err != nil:
 		return nil, err
 	}
-	defer f.Close()
-	d, err := Read(f)
+	d, err := Read(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

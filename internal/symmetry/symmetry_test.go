@@ -74,3 +74,28 @@ func TestClassify(t *testing.T) {
 		}
 	}
 }
+
+// TestHandCheckedImages checks the images of one N=8 solution, worked out
+// by hand: the quarter turn clockwise moves the queen at (row 0, column 0)
+// to (row 0, column 7).
+func TestHandCheckedImages(t *testing.T) {
+	p := []int{0, 4, 7, 5, 2, 6, 1, 3} // N=8, an orbit of 8
+	want := map[Op][]int{
+		Identity:     {0, 4, 7, 5, 2, 6, 1, 3},
+		Rot90:        {7, 1, 3, 0, 6, 4, 2, 5}, // quarter turn clockwise
+		Rot180:       {4, 6, 1, 5, 2, 0, 3, 7},
+		Rot270:       {2, 5, 3, 1, 7, 4, 6, 0}, // quarter turn anticlockwise
+		Mirror:       {7, 3, 0, 2, 5, 1, 6, 4}, // left-right
+		MirrorRot180: {3, 1, 6, 2, 5, 7, 4, 0}, // top-bottom
+		MirrorRot270: {0, 6, 4, 7, 1, 3, 5, 2}, // main diagonal
+		MirrorRot90:  {5, 2, 4, 6, 0, 3, 1, 7}, // anti-diagonal
+	}
+	for op, w := range want {
+		if got := Apply(op, p, make([]int, len(p))); !reflect.DeepEqual(got, w) {
+			t.Errorf("op %d: %v, want %v", op, got, w)
+		}
+	}
+	if orbit, canonical := Classify([]int{2, 0, 3, 1}, make([]int, 4)); orbit != 2 || canonical {
+		t.Errorf("Classify([2 0 3 1]) = %d, %v; want 2, false ([1 3 0 2] is smaller)", orbit, canonical)
+	}
+}

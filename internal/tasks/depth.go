@@ -33,13 +33,42 @@ import "errors"
 // That costs a fraction of the search: at N=16, finding depth 8 for
 // 2,162,688 tasks enumerates about 3.6 million boards (0.1 s).
 func DepthFor(n, minTasks int) int {
-	def := DefaultDepth(n)
 	if minTasks <= 0 || n < 4 || n > 28 {
-		return def
+		return DefaultDepth(n)
 	}
+	return deepEnough(DefaultDepth(n), n-3, minTasks, func(d int, limit int64) int64 {
+		return countTasks(limit, func(emit func(int) error) error {
+			return EnumerateBoards(n, Symmetry, d, 1024, func(b *Boards) error { return emit(b.Len()) })
+		})
+	})
+}
+
+// SplitFor is DepthFor for eightfold tasks: the smallest split from
+// DefaultSplit(n) up to n-5 whose tasks number at least minTasks, with
+// the same rule for small N (stop at the first split that does not at
+// least double the tasks). minTasks <= 0 gives DefaultSplit(n). For one
+// H100's 2,162,688 tasks that is split 4 at N=16 and 17 (the default 3
+// has 861,949 and 1,698,421 tasks) and the default 3 from N=18 on
+// (3,188,272 tasks).
+func SplitFor(n, minTasks int) int {
+	if minTasks <= 0 || n < 5 || n > 28 {
+		return DefaultSplit(n)
+	}
+	return deepEnough(DefaultSplit(n), n-5, minTasks, func(split int, limit int64) int64 {
+		return countTasks(limit, func(emit func(int) error) error {
+			return EnumerateEightfold(n, split, 1024, func(e *Eightfold) error { return emit(e.Len()) })
+		})
+	})
+}
+
+// deepEnough returns the smallest depth d from def to max with count(d)
+// >= minTasks; when there is none, the depth before the first one that
+// does not at least double the count, or max. count(d, limit) may stop
+// counting at limit.
+func deepEnough(def, max, minTasks int, count func(d int, limit int64) int64) int {
 	best, prev := def, int64(0)
-	for d := def; d <= n-3; d++ {
-		c := countSymmetryBoards(n, d, int64(minTasks))
+	for d := def; d <= max; d++ {
+		c := count(d, int64(minTasks))
 		if c >= int64(minTasks) {
 			return d
 		}
@@ -54,14 +83,14 @@ func DepthFor(n, minTasks int) int {
 // errEnough stops a counting enumeration that has reached its limit.
 var errEnough = errors.New("tasks: enough boards")
 
-// countSymmetryBoards counts the symmetry boards of n at depth, stopping
-// once the count reaches limit (limit <= 0: no limit). The count returned
-// is then at least limit, not the full count. It returns 0 for arguments
-// EnumerateBoards refuses.
-func countSymmetryBoards(n, depth int, limit int64) int64 {
+// countTasks counts the tasks an enumeration emits (each batch's length),
+// stopping once the count reaches limit (limit <= 0: no limit). The count
+// returned is then at least limit, not the full count. It returns 0 when
+// the enumeration refuses its arguments.
+func countTasks(limit int64, enumerate func(emit func(int) error) error) int64 {
 	var c int64
-	err := EnumerateBoards(n, Symmetry, depth, 1024, func(b *Boards) error {
-		c += int64(b.Len())
+	err := enumerate(func(k int) error {
+		c += int64(k)
 		if limit > 0 && c >= limit {
 			return errEnough
 		}

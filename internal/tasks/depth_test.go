@@ -70,6 +70,14 @@ func TestDepthFor(t *testing.T) {
 	}
 }
 
+// countSymmetryBoards counts the symmetry boards of n at depth as DepthFor
+// does.
+func countSymmetryBoards(n, depth int, limit int64) int64 {
+	return countTasks(limit, func(emit func(int) error) error {
+		return EnumerateBoards(n, Symmetry, depth, 1024, func(b *Boards) error { return emit(b.Len()) })
+	})
+}
+
 // The counting enumeration agrees with the digest the job's plan uses, and
 // stops early at its limit.
 func TestCountSymmetryBoards(t *testing.T) {
@@ -105,6 +113,43 @@ func TestDepthForRange(t *testing.T) {
 			if n >= 4 && d != DefaultDepth(n) {
 				if err := EnumerateBoards(n, Symmetry, d, 256, func(*Boards) error { return nil }); err != nil {
 					t.Errorf("DepthFor(%d, %d) = %d: %v", n, m, d, err)
+				}
+			}
+		}
+	}
+}
+
+// SplitFor picks the smallest split that gives enough eightfold tasks,
+// counted as the plan's digest counts them, never below the default.
+func TestSplitFor(t *testing.T) {
+	const h100 = 8 * 2048 * 132
+	tests := []struct {
+		n, minTasks, want int
+	}{
+		{16, 0, DefaultSplit(16)},
+		{16, h100, 4}, // the default 3 has 861,949 tasks, 4 has 3,230,069
+		{17, h100, 4}, // 3 has 1,698,421
+		{18, h100, DefaultSplit(18)},
+		{4, h100, DefaultSplit(4)},
+	}
+	for _, tt := range tests {
+		got := SplitFor(tt.n, tt.minTasks)
+		if got != tt.want {
+			t.Errorf("SplitFor(%d, %d) = %d, want %d", tt.n, tt.minTasks, got, tt.want)
+			continue
+		}
+		if tt.minTasks > 0 && tt.n >= 5 {
+			d, err := DigestEightfold(tt.n, got, 1024)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Tasks < int64(tt.minTasks) {
+				t.Errorf("N=%d split %d: %d tasks, fewer than %d", tt.n, got, d.Tasks, tt.minTasks)
+			}
+			if got > DefaultSplit(tt.n) {
+				prev, _ := DigestEightfold(tt.n, got-1, 1024)
+				if prev.Tasks >= int64(tt.minTasks) {
+					t.Errorf("N=%d: split %d already has %d tasks", tt.n, got-1, prev.Tasks)
 				}
 			}
 		}

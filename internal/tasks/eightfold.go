@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/bits"
 	"sort"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/symmetry"
 )
 
 // Eightfold tasks count Total alone, with all 8 symmetries of the square.
@@ -73,24 +75,14 @@ func (b Border) valid(n int) bool {
 }
 
 // image returns the border of the image of a board with border b under
-// symmetry op (0..3: rotations by op quarter turns clockwise, 4..7: a
-// left-right mirror followed by rotation op-4), whose weight is b's.
+// the symmetry op (symmetry.Op: 0..3 rotations by op quarter turns
+// clockwise, 4..7 a left-right mirror followed by rotation op-4), whose
+// weight is b's.
 func (b Border) image(n, op int) Border {
 	q, k := b.queens(n)
 	out := Border{Weight: b.Weight}
 	for i := 0; i < k; i++ {
-		r, c := q[i][0], q[i][1]
-		if op >= 4 {
-			c = n - 1 - c
-		}
-		switch op & 3 {
-		case 1:
-			r, c = c, n-1-r
-		case 2:
-			r, c = n-1-r, n-1-c
-		case 3:
-			r, c = n-1-c, r
-		}
+		r, c := symmetry.Op(op).Point(n, q[i][0], q[i][1])
 		if r == 0 {
 			out.Top = c
 		}
@@ -326,6 +318,18 @@ type Eightfold struct {
 
 // Len is the number of tasks in the batch.
 func (e *Eightfold) Len() int { return len(e.Meta) }
+
+// Clone returns a copy of the batch that shares no array with e (the
+// enumeration reuses its batch's arrays).
+func (e *Eightfold) Clone() *Eightfold {
+	c := *e
+	c.Cols = append([]uint8(nil), e.Cols...)
+	c.Left = append([]uint64(nil), e.Left...)
+	c.Right = append([]uint64(nil), e.Right...)
+	c.Down = append([]uint32(nil), e.Down...)
+	c.Meta = append([]uint32(nil), e.Meta...)
+	return &c
+}
 
 // Task returns the columns of task i's placed queens by row (NoQueen for
 // the rows of the search).

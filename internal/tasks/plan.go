@@ -16,22 +16,15 @@ type Digest struct {
 	SHA256  [32]byte
 }
 
-// DigestBoards enumerates the partial boards that EnumerateBoards lists for
-// the same arguments and digests them. Each board enters the hash as its
-// depth column numbers, one byte each; the attack words follow from them.
-func DigestBoards(n int, k Kind, depth, batch int) (Digest, error) {
+// digest runs enumerate, which calls batch once per batch with the tasks
+// of the batch and their bytes for the hash, and digests what it gives.
+func digest(enumerate func(batch func(tasks int, bytes []byte)) error) (Digest, error) {
 	var d Digest
 	h := sha256.New()
-	var buf []byte
-	err := EnumerateBoards(n, k, depth, batch, func(b *Boards) error {
-		buf = buf[:0]
-		for _, r := range b.Rows {
-			buf = append(buf, byte(bits.TrailingZeros32(r)))
-		}
-		h.Write(buf)
-		d.Tasks += int64(b.Len())
+	err := enumerate(func(tasks int, bytes []byte) {
+		h.Write(bytes)
+		d.Tasks += int64(tasks)
 		d.Batches++
-		return nil
 	})
 	if err != nil {
 		return Digest{}, err
@@ -40,36 +33,47 @@ func DigestBoards(n int, k Kind, depth, batch int) (Digest, error) {
 	return d, nil
 }
 
+// DigestBoards enumerates the partial boards that EnumerateBoards lists
+// for the same arguments and digests them. Each board enters the hash as
+// its depth column numbers, one byte each; the attack words follow from
+// them.
+func DigestBoards(n int, k Kind, depth, batch int) (Digest, error) {
+	var buf []byte
+	return digest(func(add func(int, []byte)) error {
+		return EnumerateBoards(n, k, depth, batch, func(b *Boards) error {
+			buf = buf[:0]
+			for _, r := range b.Rows {
+				buf = append(buf, byte(bits.TrailingZeros32(r)))
+			}
+			add(b.Len(), buf)
+			return nil
+		})
+	})
+}
+
 // DigestFrames enumerates the carry-chain frames that EnumerateFrames lists
 // for the same arguments and digests them. Each frame enters the hash as N
 // bytes, one per row (0 for a row the frame leaves empty, else the queen's
 // column plus one), then its weight and its half-turn flag.
 func DigestFrames(n, batch int) (Digest, error) {
-	var d Digest
-	h := sha256.New()
 	var buf []byte
-	err := EnumerateFrames(n, batch, func(f *Frames) error {
-		buf = buf[:0]
-		for i := 0; i < f.Len(); i++ {
-			for _, r := range f.Frame(i) {
-				var c byte
-				if r != 0 {
-					c = byte(bits.TrailingZeros32(r)) + 1
+	return digest(func(add func(int, []byte)) error {
+		return EnumerateFrames(n, batch, func(f *Frames) error {
+			buf = buf[:0]
+			for i := 0; i < f.Len(); i++ {
+				for _, r := range f.Frame(i) {
+					var c byte
+					if r != 0 {
+						c = byte(bits.TrailingZeros32(r)) + 1
+					}
+					buf = append(buf, c)
 				}
-				buf = append(buf, c)
+				buf = append(buf, f.Weight[i], f.Sym180[i])
 			}
-			buf = append(buf, f.Weight[i], f.Sym180[i])
-		}
-		h.Write(buf)
-		d.Tasks += int64(f.Len())
-		d.Batches++
-		return nil
+			add(f.Len(), buf)
+			return nil
+		})
 	})
-	if err != nil {
-		return Digest{}, err
-	}
-	h.Sum(d.SHA256[:0])
-	return d, nil
 }
 
 // DigestEightfold enumerates the eightfold tasks that EnumerateEightfold
@@ -78,23 +82,16 @@ func DigestFrames(n, batch int) (Digest, error) {
 // NoQueen for a row of the search), then its weight; the words and the
 // shape follow from them.
 func DigestEightfold(n, split, batch int) (Digest, error) {
-	var d Digest
-	h := sha256.New()
 	var buf []byte
-	err := EnumerateEightfold(n, split, batch, func(e *Eightfold) error {
-		buf = buf[:0]
-		for i := 0; i < e.Len(); i++ {
-			buf = append(buf, e.Task(i)...)
-			buf = append(buf, byte(e.Weight(i)))
-		}
-		h.Write(buf)
-		d.Tasks += int64(e.Len())
-		d.Batches++
-		return nil
+	return digest(func(add func(int, []byte)) error {
+		return EnumerateEightfold(n, split, batch, func(e *Eightfold) error {
+			buf = buf[:0]
+			for i := 0; i < e.Len(); i++ {
+				buf = append(buf, e.Task(i)...)
+				buf = append(buf, byte(e.Weight(i)))
+			}
+			add(e.Len(), buf)
+			return nil
+		})
 	})
-	if err != nil {
-		return Digest{}, err
-	}
-	h.Sum(d.SHA256[:0])
-	return d, nil
 }

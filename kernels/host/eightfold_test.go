@@ -231,13 +231,7 @@ func BenchmarkEightfold(b *testing.B) {
 	for _, n := range []int{15, 16} {
 		var es []*tasks.Eightfold
 		err := tasks.EnumerateEightfold(n, tasks.DefaultSplit(n), 4096, func(e *tasks.Eightfold) error {
-			c := *e
-			c.Cols = append([]uint8(nil), e.Cols...)
-			c.Left = append([]uint64(nil), e.Left...)
-			c.Right = append([]uint64(nil), e.Right...)
-			c.Down = append([]uint32(nil), e.Down...)
-			c.Meta = append([]uint32(nil), e.Meta...)
-			es = append(es, &c)
+			es = append(es, e.Clone())
 			return nil
 		})
 		if err != nil {

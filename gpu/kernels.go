@@ -1,0 +1,220 @@
+package gpu
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+)
+
+// The kernel registry: which kernel counts which algorithm, in which
+// variant, how it is launched, and the typed Go wrapper that launches it.
+//
+// Adding a kernel whose tasks have the layout of an existing one (say a new
+// variant of the symmetry search over tasks.Boards, or a kernel for
+// another algorithm over boards or frames) takes four hand-edited files:
+//
+//  1. kernels/NAME.cu (or a new entry point in an existing one): the
+//     kernel, as extern "C" __global__ void NQ_KERNEL(nq_name)(...), its
+//     parameters named as the fields of groupArgs (n, depth, count, rows,
+//     left, down, right, weight, sym180, out, next). Then `make ptx`,
+//     which regenerates kernels/ptx (NAME.ptx, its -gpu-nodes twin
+//     NAME_nodes.ptx with nq_name_nodes, BUILD.txt); commit it with the
+//     source.
+//  2. gpu/launch_NAME.go: its wrapper, a copy of launch_symmetry_boards.go
+//     or launch_carry_frames.go renamed: the argument block (one field per
+//     kernel parameter, in order, of the parameter's C size), its argptr
+//     array set up once, a mutex, and the typed launch function with its
+//     adapter to groupArgs.
+//  3. its host test: the per-task search in kernels/host against the Go
+//     solvers (kernels/host/host_test.go), where the kernel brings a new
+//     search.
+//  4. one line of kernelTable below.
+//
+// The tests hold them together without a GPU: kernels' TestCommittedPTX
+// fails until make ptx has run, and TestRegistryMatchesPTX fails unless
+// every kernel the sources declare has a line, and each line's kernel and
+// _nodes twin are in the PTX with the wrapper passing each groupArgs field
+// to the parameter of that name, at its place and of its size. A kernel is
+// chosen by algorithm and Tuning.Variant or Options.Variant (or the Dynamic
+// and SharedStack shortcuts); Algos and Supports follow the table. A new
+// task layout needs more: its packing in slot.launch, its enumeration in
+// produce, and its fields in groupArgs.
+
+// Variant is how a kernel schedules its tasks over the GPU's threads.
+type Variant string
+
+// The kernel variants of the table.
+const (
+	// Static is one task per thread, over a grid of one thread per task
+	// (a grid-stride loop).
+	Static Variant = "static"
+	// Dynamic is persistent threads, as many as stay resident, that take
+	// tasks from a device counter until none is left.
+	Dynamic Variant = "dynamic"
+	// SharedStacks is Dynamic with the search stacks in dynamic shared
+	// memory.
+	SharedStacks Variant = "smem"
+)
+
+// taskLayout is how a kernel's tasks lie in device memory, and so which
+// fields of groupArgs its wrapper takes.
+type taskLayout int
+
+const (
+	// boardLayout is tasks.Boards: rows (depth words per task), left,
+	// down, right; n, depth, count, out (and next for a fetching kernel).
+	boardLayout taskLayout = iota + 1
+	// frameLayout is tasks.Frames: rows (n words per task), weight,
+	// sym180; n, count, out.
+	frameLayout
+	// eightfoldLayout is tasks.Eightfold: left and right (64-bit words),
+	// down, meta; count, frames, out (and next for a fetching kernel).
+	// Its kernels add Total alone, to out[2] (the orbit-8 slot).
+	eightfoldLayout
+)
+
+// kernelSpec is one line of the registry.
+type kernelSpec struct {
+	algo    nq.Algo
+	variant Variant
+	// name is the kernel's PTX entry; name + "_nodes" is its twin that
+	// also counts search nodes into out[3] (Options.Nodes).
+	name   string
+	layout taskLayout
+	// fetch: the kernel takes its tasks from the 32-bit device counter
+	// next (zeroed before the launch), and its grid is at most as many
+	// blocks as the GPU keeps resident.
+	fetch bool
+	// sharedBytes, if not nil, is the dynamic shared memory a block of
+	// threads threads needs at n and depth.
+	sharedBytes func(n, depth, threads int) int
+	// launch is the wrapper's adapter (launch_NAME.go).
+	launch func(l launcher, f kernelFunc, shape launchShape, a *groupArgs)
+	// preferred marks the kernel that runs when no variant is asked for;
+	// without one, the algorithm's first (Static) line runs.
+	preferred bool
+}
+
+// kernelTable is the registry: one line per kernel (its _nodes twin
+// included). The first line of an algorithm is its Static kernel.
+var kernelTable = []kernelSpec{
+	{algo: nq.Symmetry, variant: Static, name: "nq_symmetry_boards", layout: boardLayout, launch: symmetryBoardsLaunch},
+	{algo: nq.Symmetry, variant: Dynamic, name: "nq_symmetry_boards_dyn", layout: boardLayout, fetch: true, launch: symmetryBoardsDynLaunch},
+	{algo: nq.Symmetry, variant: SharedStacks, name: "nq_symmetry_boards_smem", layout: boardLayout, fetch: true, sharedBytes: symStackBytes, launch: symmetryBoardsSmemLaunch},
+	{algo: nq.CarryChain, variant: Static, name: "nq_carry_frames", layout: frameLayout, launch: carryFramesLaunch},
+	{algo: nq.Eightfold, variant: Static, name: "nq_eightfold_static", layout: eightfoldLayout, sharedBytes: efStackBytes, launch: eightfoldStaticLaunch},
+	{algo: nq.Eightfold, variant: Dynamic, name: "nq_eightfold", layout: eightfoldLayout, fetch: true, sharedBytes: efStackBytes, launch: eightfoldLaunch, preferred: true},
+}
+
+// efFrames is the stack frames per thread of the eightfold kernels for
+// tasks of n with split rows filled below the border: the largest levels-1
+// of any task, n-3-split (a corner border leaves one row more than the
+// others), at least 1 (kernels/eightfold.cu).
+func efFrames(n, split int) int { return max(1, n-3-split) }
+
+// efStackBytes is the dynamic shared memory of the eightfold kernels: 20
+// bytes per frame and thread (a 16-byte frame and a table word).
+func efStackBytes(n, split, threads int) int { return 20 * efFrames(n, split) * threads }
+
+// symStackBytes is the shared memory of nq_symmetry_boards_smem: the
+// stacks of a block's threads, SymWords 32-bit words each.
+func symStackBytes(n, depth, threads int) int { return 4 * SymWords(n, depth) * threads }
+
+// variant is the kernel variant the options ask for: Variant when set,
+// else SharedStacks or Dynamic from the shortcuts, else "" for the
+// algorithm's preferred kernel.
+func (o Options) variant() (v Variant, explicit bool) {
+	switch {
+	case o.Variant != "":
+		return o.Variant, true
+	case o.SharedStack:
+		return SharedStacks, false
+	case o.Dynamic:
+		return Dynamic, false
+	}
+	return "", false
+}
+
+// lookupKernel returns the kernel of algo in variant v ("" for its
+// preferred kernel). When the algorithm has no such variant, an explicit
+// request (Variant) is an error, and the Dynamic and SharedStack shortcuts
+// fall back to the algorithm's preferred kernel, or its Static one (the
+// carry chain has only that one).
+func lookupKernel(algo nq.Algo, v Variant, explicit bool) (*kernelSpec, error) {
+	var first *kernelSpec
+	for i := range kernelTable {
+		if k := &kernelTable[i]; k.algo == algo && k.preferred && (v == "" || !explicit) {
+			if v == "" || !slices.Contains(Variants(algo), v) {
+				return k, nil
+			}
+		}
+	}
+	if v == "" {
+		v = Static
+	}
+	var have []string
+	for i := range kernelTable {
+		k := &kernelTable[i]
+		if k.algo != algo {
+			continue
+		}
+		if k.variant == v {
+			return k, nil
+		}
+		if first == nil {
+			first = k
+		}
+		have = append(have, string(k.variant))
+	}
+	switch {
+	case first == nil:
+		return nil, fmt.Errorf("algorithm %s has no GPU kernel (GPU kernels: %s)", algo, algoList())
+	case explicit:
+		return nil, fmt.Errorf("algorithm %s has no %s GPU kernel (variants: %s)", algo, v, strings.Join(have, ", "))
+	}
+	return first, nil
+}
+
+// Variants lists the kernel variants of algo in table order (Static
+// first); none when it has no GPU kernel.
+func Variants(algo nq.Algo) []Variant {
+	var vs []Variant
+	for _, k := range kernelTable {
+		if k.algo == algo {
+			vs = append(vs, k.variant)
+		}
+	}
+	return vs
+}
+
+// Algos lists the algorithms that have a GPU kernel, in table order.
+func Algos() []nq.Algo {
+	var as []nq.Algo
+	for _, k := range kernelTable {
+		if !slices.Contains(as, k.algo) {
+			as = append(as, k.algo)
+		}
+	}
+	return as
+}
+
+// algoList is Algos as text.
+func algoList() string {
+	var s []string
+	for _, a := range Algos() {
+		s = append(s, string(a))
+	}
+	return strings.Join(s, ", ")
+}
+
+// Supports reports whether algo has a GPU kernel.
+func Supports(algo nq.Algo) bool {
+	for _, k := range kernelTable {
+		if k.algo == algo {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,63 @@
+// Package burnside counts the N-Queens solutions that a quarter turn or a
+// half turn of the board leaves unchanged, S90 and S180. With the count of
+// all solutions, Total, they give the orbit classes by Burnside's lemma
+// (see nq.FromBurnside): C2 = S90/2, C4 = (S180−S90)/4, C8 = (Total−S180)/8.
+//
+// A symmetric solution is decided by part of the board, so the searches
+// here place queens in symmetric pairs or quadruples and visit a vanishing
+// share of the nodes of the search for Total:
+//
+//   - Half turn: a queen at (r, c) forces one at (n−1−r, n−1−c). The search
+//     fills the rows of the top half from the middle outwards (this order
+//     prunes best), each queen with its partner. For odd n the centre
+//     square is the only square a half turn fixes, and the middle row's
+//     queen must stand on it. The mirror and the quarter turn map these
+//     solutions onto each other, so the search restricts two choices (the
+//     column of the queen in the row next to the middle, and which row
+//     holds a central column) to visit one or two members of each class,
+//     and weighs them 4 or 2.
+//   - Quarter turn: a queen at (r, c) forces the orbit (r, c), (c, n−1−r),
+//     (n−1−r, n−1−c), (n−1−c, r). The search takes the lowest empty row,
+//     places a whole orbit at once, and needs n/4 steps. Such solutions
+//     exist only for n mod 4 = 0 or 1; for n mod 4 = 1 the queen of the
+//     middle row stands on the centre square.
+//
+// See halfturn.go and quarterturn.go for the bit layouts.
+package burnside
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+)
+
+// Symmetric returns the number of solutions of the n-queens problem fixed
+// by the quarter turn (s90) and by the half turn (s180) of the board. Every
+// solution fixed by the quarter turn is fixed by the half turn too, so
+// s90 <= s180. The counts are exact for nq.MinN <= n <= nq.MaxN; other n give
+// an error. For n = 1 both are 1 (the single queen is fixed by everything).
+//
+// The half-turn search runs on runtime.GOMAXPROCS goroutines for large n.
+// When ctx is cancelled, Symmetric stops within one task (milliseconds) and
+// returns an error that wraps ctx.Err().
+func Symmetric(ctx context.Context, n int) (s90, s180 uint64, err error) {
+	if err := nq.CheckN(n); err != nil {
+		return 0, 0, fmt.Errorf("burnside: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, 0, fmt.Errorf("burnside: N=%d: %w", n, err)
+	}
+	if n == 1 {
+		return 1, 1, nil
+	}
+	s90, err = quarterTurn(ctx, n)
+	if err != nil {
+		return 0, 0, fmt.Errorf("burnside: quarter turn, N=%d: %w", n, err)
+	}
+	s180, err = halfTurn(ctx, n)
+	if err != nil {
+		return 0, 0, fmt.Errorf("burnside: half turn, N=%d: %w", n, err)
+	}
+	return s90, s180, nil
+}

@@ -1,0 +1,261 @@
+package burnside
+
+import (
+	"context"
+	"math/bits"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+)
+
+// The half-turn search.
+//
+// A solution q fixed by the half turn has q[n−1−r] = n−1−q[r], so it is
+// decided by the rows 0..h−1 of the top half, h = n/2: each queen (r, c)
+// there comes with its partner (n−1−r, n−1−c) in the bottom half, and for
+// odd n the middle row's queen stands on the centre square (m, m),
+// m = (n−1)/2. The occupied columns and diagonals are then symmetric: a
+// pair takes the columns c and n−1−c, the sum diagonals (r+c constant) r+c
+// and 2n−2−(r+c), the difference diagonals (c−r constant) c−r and r−c. So a
+// square of the top half is free for the pair exactly when it is free for
+// its own queen, which is one test on three words.
+//
+// A queen on the long diagonals (r+c = n−1 or c = r) would share it with
+// its partner: the search marks both as taken from the start. For odd n
+// they are the centre queen's diagonals anyway.
+//
+// The rows are filled from the middle outwards (h−1, h−2, ..., 0; the
+// symmetry cut below takes one row out of turn, second). The pairs of the
+// middle rows stand close together and rule each other out early; for
+// n = 20 (without the symmetry cut) this order visits 1.6 million nodes
+// where the outside-in order visits 4.6 million. The tree is widest near
+// its leaves, and the last row is counted with a popcount instead of
+// being visited.
+//
+// The symmetries of the square cut the search further: it counts only one
+// or two members of each class (see halfTurn), which takes 2.3 times less
+// CPU time than counting one of each mirror pair at n = 24 and 25.
+
+// halfState is a node of the half-turn search. The words are absolute:
+//
+//   - cols: bit c set when column c is taken;
+//   - sum:  bit r+c set when the sum diagonal through (r, c) is taken;
+//   - diff: bit c−r+n−1 set when the difference diagonal through (r, c) is
+//     taken.
+//
+// Every index lies in 0..2n−2, so a 64-bit word holds them for n <= 28.
+type halfState struct {
+	cols, sum, diff uint64
+}
+
+// halfSearch holds the constants of one n.
+type halfSearch struct {
+	n    uint
+	mask uint64 // the n columns
+}
+
+func newHalfSearch(n int) halfSearch {
+	return halfSearch{n: uint(n), mask: 1<<uint(n) - 1}
+}
+
+// start returns the root for n >= 2: the long diagonals taken, and for odd
+// n the centre column.
+func (hs halfSearch) start() halfState {
+	n := hs.n
+	var s halfState
+	if n%2 == 1 {
+		s.cols = 1 << (n / 2)
+	}
+	s.sum = 1 << (n - 1)  // r+c = n−1
+	s.diff = 1 << (n - 1) // c−r = 0
+	return s
+}
+
+// free returns the columns of row r where a pair may go.
+func (hs halfSearch) free(s halfState, r uint) uint64 {
+	return ^(s.cols | s.sum>>(r&63) | s.diff>>((hs.n-1-r)&63)) & hs.mask
+}
+
+// place returns the state after a queen at (r, c) and its partner.
+func (hs halfSearch) place(s halfState, r, c uint) halfState {
+	n := hs.n
+	return halfState{
+		cols: s.cols | 1<<(c&63) | 1<<((n-1-c)&63),
+		sum:  s.sum | 1<<((r+c)&63) | 1<<((2*n-2-r-c)&63),
+		diff: s.diff | 1<<((c+n-1-r)&63) | 1<<((r+n-1-c)&63),
+	}
+}
+
+// halfTask is a subtree of the search: its root state, the rows still to
+// fill in the order to fill them, and the weight of each solution in it
+// (see halfTurn).
+type halfTask struct {
+	s      halfState
+	rows   [nq.MaxN / 2]uint8
+	nrows  int
+	weight uint64
+}
+
+// count returns the number of ways to complete t.s to a solution.
+func (hs halfSearch) count(t *halfTask) uint64 {
+	if t.nrows == 0 {
+		return 1
+	}
+	s := t.s
+	rows := t.rows
+	last := t.nrows - 1
+	lvl := 0
+	avail := hs.free(s, uint(rows[0]))
+	if last == 0 {
+		return uint64(bits.OnesCount64(avail))
+	}
+	// Depth-first without recursion: stack[i] holds the state before
+	// level i and the columns of its row left to try.
+	type frame struct {
+		avail uint64
+		s     halfState
+	}
+	var stack [nq.MaxN / 2]frame
+	var total uint64
+	for {
+		if avail == 0 {
+			if lvl == 0 {
+				return total
+			}
+			lvl--
+			avail, s = stack[lvl].avail, stack[lvl].s
+			continue
+		}
+		c := uint(bits.TrailingZeros64(avail))
+		avail &= avail - 1
+		next := hs.place(s, uint(rows[lvl]), c)
+		na := hs.free(next, uint(rows[lvl+1]))
+		if lvl+1 == last {
+			// The last row: every free column completes a solution.
+			total += uint64(bits.OnesCount64(na))
+			continue
+		}
+		if na == 0 {
+			continue
+		}
+		stack[lvl] = frame{avail, s}
+		lvl++
+		s, avail = next, na
+	}
+}
+
+// tasks splits the search into subtrees: the column c < n/2 of row h−1
+// (the mirror halving), the top row b >= c that takes the central column
+// pair {h−1, n−h} and which of the two it takes, then depth more rows.
+func (hs halfSearch) tasks(depth int) []halfTask {
+	h := hs.n / 2
+	lo, hi := h-1, hs.n-h
+	var out []halfTask
+	var walk func(t halfTask, d int)
+	walk = func(t halfTask, d int) {
+		if d == 0 || t.nrows == 0 {
+			out = append(out, t)
+			return
+		}
+		s, r := t.s, uint(t.rows[0])
+		rest := t
+		copy(rest.rows[:], t.rows[1:t.nrows])
+		rest.nrows--
+		for avail := hs.free(s, r); avail != 0; avail &= avail - 1 {
+			rest.s = hs.place(s, r, uint(bits.TrailingZeros64(avail)))
+			walk(rest, d-1)
+		}
+	}
+	root := hs.start()
+	for first := hs.free(root, h-1) & (1<<h - 1); first != 0; first &= first - 1 {
+		c := uint(bits.TrailingZeros64(first))
+		s := hs.place(root, h-1, c)
+		for b := c; b < h-1; b++ {
+			for _, side := range [2]uint{lo, hi} {
+				if hs.free(s, b)&(1<<side) == 0 {
+					continue
+				}
+				t := halfTask{s: hs.place(s, b, side), weight: 4}
+				if b == c {
+					t.weight = 2
+				}
+				for r := int(h) - 2; r >= 0; r-- {
+					if uint(r) != b {
+						t.rows[t.nrows] = uint8(r)
+						t.nrows++
+					}
+				}
+				walk(t, depth)
+			}
+		}
+	}
+	return out
+}
+
+// Below this n the half-turn search runs in the caller's goroutine.
+const parallelFromN = 18
+
+// halfTurn returns the number of solutions fixed by the half turn, n >= 2.
+//
+// The whole symmetry group of the square maps half-turn-symmetric
+// solutions to half-turn-symmetric solutions, and the search counts only
+// one or two members of each class. Let c be the column of row h−1's queen
+// and b the top row whose queen stands in one of the central columns h−1
+// and n−h. The left-right mirror changes c to n−1−c and keeps b; the
+// quarter turn maps a solution with (min(c, n−1−c), b) = (a, b) to one
+// with (b, a). No reflection fixes a solution, and the quarter turn fixes
+// exactly the S90 ones, so of the images of a solution under the identity,
+// the mirror, the quarter turn and the mirror after the quarter turn
+// (modulo the half turn, which fixes them all):
+//
+//   - if a != b, exactly one has c < n/2 and c < b: it counts 4;
+//   - if a == b, two have c < n/2 (one if the solution is fixed by the
+//     quarter turn, when the four images are two): each counts 2.
+//
+// So the search fixes c < n/2 (c is never the centre column: for odd n
+// that is the centre queen's), places the queen of row b >= c in a central
+// column next, and weighs 4, or 2 where b = c. Row h−1 never takes a
+// central column (they are on its long diagonals), so b < h−1.
+func halfTurn(ctx context.Context, n int) (uint64, error) {
+	hs := newHalfSearch(n)
+	tasks := hs.tasks(2)
+	workers := runtime.GOMAXPROCS(0)
+	if n < parallelFromN {
+		workers = 1
+	}
+	workers = min(workers, len(tasks))
+	var next atomic.Int64
+	sums := make([]uint64, workers)
+	work := func(w int) {
+		for {
+			i := next.Add(1) - 1
+			if i >= int64(len(tasks)) || ctx.Err() != nil {
+				return
+			}
+			sums[w] += tasks[i].weight * hs.count(&tasks[i])
+		}
+	}
+	if workers == 1 {
+		work(0)
+	} else {
+		var wg sync.WaitGroup
+		wg.Add(workers)
+		for w := range workers {
+			go func() {
+				defer wg.Done()
+				work(w)
+			}()
+		}
+		wg.Wait()
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	var total uint64
+	for _, s := range sums {
+		total += s
+	}
+	return total, nil
+}

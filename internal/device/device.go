@@ -1,0 +1,511 @@
+// Package device decides where a count runs. It parses a -device value
+// once (Parse, ParseList), opens the CPU and GPU backends behind one
+// interface (Open), falls back to the CPU with the reason when no GPU can
+// be used, and turns what it opened into the workers of a job
+// (Devices.Workers). The counting command, bench and check all go through
+// it, so that "-device all" means every GPU everywhere.
+//
+// It reaches the backends only through Drivers, which the command fills
+// with the cpu and gpu packages and tests fill with fakes: package device
+// imports neither.
+package device
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+)
+
+// Set is one parsed -device value: the CPU, GPUs by ordinal or all of
+// them, or GPUs and the CPU side by side ("all,cpu", "0,2,cpu").
+type Set struct {
+	CPU      bool  // the CPU counts (alone, or next to the GPUs)
+	All      bool  // every GPU
+	Ordinals []int // the GPUs named, in the order given
+}
+
+// GPUs reports whether the set asks for any GPU.
+func (s Set) GPUs() bool { return s.All || len(s.Ordinals) > 0 }
+
+// String writes the set as Parse reads it.
+func (s Set) String() string {
+	var parts []string
+	if s.All {
+		parts = append(parts, "all")
+	}
+	for _, o := range s.Ordinals {
+		parts = append(parts, strconv.Itoa(o))
+	}
+	if s.CPU || len(parts) == 0 {
+		parts = append(parts, "cpu")
+	}
+	return strings.Join(parts, ",")
+}
+
+// UsageError is a -device request that is wrong as written: a malformed
+// value, a GPU ordinal that does not exist, an algorithm without a GPU
+// kernel. The command exits with its usage status.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+func usagef(format string, a ...any) error { return &UsageError{Msg: fmt.Sprintf(format, a...)} }
+
+// item parses one entry of a -device list: "cpu", "all" or an ordinal.
+func item(s string) (cpu, all bool, ordinal int, ok bool) {
+	switch strings.ToLower(s) {
+	case "cpu":
+		return true, false, 0, true
+	case "all":
+		return false, true, 0, true
+	}
+	if s != "" && strings.Trim(s, "0123456789") == "" {
+		if k, err := strconv.Atoi(s); err == nil {
+			return false, false, k, true
+		}
+	}
+	return false, false, 0, false
+}
+
+// Parse parses the -device of a count: a comma-separated list of "cpu",
+// "all" and GPU ordinals, each at most once; the devices of the list count
+// together.
+func Parse(s string) (Set, error) {
+	var d Set
+	seen := map[string]bool{}
+	for _, it := range strings.Split(s, ",") {
+		cpu, all, ordinal, ok := item(it)
+		if !ok {
+			if strings.Contains(s, ",") {
+				return Set{}, usagef("invalid -device %s: %s is not cpu, a GPU ordinal such as 0, or all", clip.Quote(s, clip.Max), clip.Quote(it, clip.Max))
+			}
+			return Set{}, usagef("invalid -device %s: want cpu, a GPU ordinal such as 0, all, or a list such as 0,2 or all,cpu", clip.Quote(s, clip.Max))
+		}
+		key := strings.ToLower(it)
+		if !cpu && !all {
+			key = strconv.Itoa(ordinal)
+		}
+		if seen[key] {
+			return Set{}, usagef("invalid -device %s: %s is listed twice", clip.Quote(s, clip.Max), key)
+		}
+		seen[key] = true
+		switch {
+		case cpu:
+			d.CPU = true
+		case all:
+			d.All = true
+		default:
+			d.Ordinals = append(d.Ordinals, ordinal)
+		}
+	}
+	if d.All && len(d.Ordinals) > 0 {
+		return Set{}, usagef("invalid -device %s: all already takes every GPU", clip.Quote(s, clip.Max))
+	}
+	return d, nil
+}
+
+// ParseList parses the -device of bench and check: a comma-separated list
+// of "cpu", "all" and GPU ordinals, each at most once, each entry a device
+// set of its own that is measured on its own ("all": every GPU together,
+// as in a count).
+func ParseList(s string) ([]Set, error) {
+	var out []Set
+	seen := map[string]bool{}
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		cpu, all, ordinal, ok := item(f)
+		if !ok {
+			return nil, usagef("invalid -device %s: want cpu, a GPU ordinal such as 0, or all, several separated by commas", clip.Quote(s, clip.Max))
+		}
+		d := Set{CPU: cpu, All: all}
+		if !cpu && !all {
+			d.Ordinals = []int{ordinal}
+		}
+		if seen[d.String()] {
+			return nil, usagef("invalid -device %s: %s is listed twice", clip.Quote(s, clip.Max), d)
+		}
+		seen[d.String()] = true
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// GPU describes one GPU.
+type GPU struct {
+	Ordinal  int
+	Name     string
+	SMs      int    // streaming multiprocessors
+	Major    int    // compute capability
+	Minor    int    //
+	MemBytes uint64 // global memory
+}
+
+// Backend counts the numbered task batches of a count on one device: the
+// CPU (all its cores) or one GPU.
+type Backend interface {
+	// Name is "cpu" or "gpuK" for GPU ordinal K.
+	Name() string
+	// Count searches the task batches of spec (normalized, and split
+	// into tasks: the job counts whole boards itself) for which sel
+	// returns true, reports each finished one to done (from several
+	// goroutines at once, possibly), and returns when every batch is
+	// through, or ctx's error once ctx is cancelled.
+	Count(ctx context.Context, spec nq.Spec, sel func(int) bool, done func([]int, nq.Partial)) error
+	// Close releases the device.
+	Close() error
+}
+
+// NodeCounter is a Backend that counts search nodes (the GPU kernels'
+// -gpu-nodes variants). TakeNodes returns the nodes counted since the last
+// call and starts again from zero.
+type NodeCounter interface {
+	TakeNodes() uint64
+}
+
+// Drivers are the ways to the devices: the command fills them with the cpu
+// and gpu packages, tests with fakes.
+type Drivers struct {
+	// CPU returns the CPU backend with workers goroutines.
+	CPU func(workers int) Backend
+	// Procs is the number of goroutines the CPU runs at once
+	// (GOMAXPROCS): the CPU's workers when none are asked for.
+	Procs func() int
+	// GPUs lists the GPUs; its error says why none can be used (a build
+	// without CUDA, no driver, no device).
+	GPUs func() ([]GPU, error)
+	// OpenGPU opens the GPU with the ordinal.
+	OpenGPU func(ordinal int) (Backend, error)
+	// GPUAlgos lists the algorithms that have a GPU kernel.
+	GPUAlgos []nq.Algo
+	// Fix says in one clause what the user can do about an error of GPUs
+	// or OpenGPU ("" when it knows nothing to say); nil says nothing.
+	Fix func(error) string
+}
+
+func (d Drivers) fix(err error) string {
+	if d.Fix == nil {
+		return ""
+	}
+	return d.Fix(err)
+}
+
+// Options are the choices of a count that opening devices depends on.
+type Options struct {
+	// Workers is the number of CPU goroutines; 0 means one per core, less
+	// one per GPU that counts next to the CPU.
+	Workers int
+	// Algo is the algorithm asked for; "" means the default of the
+	// devices that open (nq.DefaultAlgo).
+	Algo nq.Algo
+	// RequireGPU refuses the fallback to the CPU: Open returns a
+	// *FallbackError instead.
+	RequireGPU bool
+}
+
+// FallbackError is the error of Open when GPUs were asked for, none can be
+// used and Options.RequireGPU refuses the CPU. It is a run-time error, not
+// a usage error.
+type FallbackError struct {
+	Cause, Fix string
+}
+
+func (e *FallbackError) Error() string {
+	s := e.Cause
+	if e.Fix != "" {
+		s += "; to use a GPU: " + e.Fix
+	}
+	return s + "; -require-gpu refuses to count on the CPU instead"
+}
+
+// Devices is what Open opened: the backends that count, and what the
+// output says about them.
+type Devices struct {
+	// Backends are the GPUs that opened, in the order asked, then the
+	// CPU when it counts.
+	Backends []Backend
+	// GPUs describes the GPUs that opened; empty on the CPU alone.
+	GPUs []GPU
+	// Kind is "cpu", "gpu" or "gpu+cpu"; Device is "cpu", the GPU
+	// ordinals ("0", "0,1") and ",cpu" when the CPU counts next to them;
+	// DeviceName joins the GPUs' names.
+	Kind, Device, DeviceName string
+	// Algo is the algorithm the count runs.
+	Algo nq.Algo
+	// CPUWorkers is the CPU's goroutines; 0 when the CPU does not count.
+	CPUWorkers int
+	// Fallback says why a GPU request runs on the CPU; "" when it does
+	// not. FallbackFix says what to do about it, when something can be
+	// said.
+	Fallback, FallbackFix string
+	// LeftOut lists, one line each, the GPUs of several that did not open
+	// while others did.
+	LeftOut []string
+
+	gpuAlgos []nq.Algo // the algorithms the GPUs run
+}
+
+// Check returns a *UsageError when the GPUs that count have no kernel for
+// algo; the CPU runs every algorithm.
+func (d *Devices) Check(algo nq.Algo) error {
+	if len(d.GPUs) == 0 || supports(d.gpuAlgos, algo) {
+		return nil
+	}
+	var alts []string
+	for _, a := range d.gpuAlgos {
+		alts = append(alts, "-algo "+string(a))
+	}
+	return usagef("-algo %s has no GPU kernel; use %s, or -device cpu", algo, strings.Join(alts, " or "))
+}
+
+// Open opens the devices of set. A GPU request that cannot be met because
+// no GPU is usable (none found, none that opens, or an ordinal that does
+// not exist) falls back to the CPU (Fallback says why, FallbackFix what to
+// do), or with Options.RequireGPU returns a *FallbackError; of several
+// GPUs, one that does not exist or does not open is left out (LeftOut).
+// It returns a *UsageError for an explicit algorithm without a GPU kernel
+// on GPUs that opened.
+func Open(set Set, opt Options, d Drivers) (*Devices, error) {
+	if !set.GPUs() {
+		return cpuOnly(opt, d, "", ""), nil
+	}
+	gs, infos, why, fix, leftOut := openGPUs(set, d)
+	if len(gs) == 0 {
+		if opt.RequireGPU {
+			return nil, &FallbackError{Cause: why, Fix: fix}
+		}
+		return cpuOnly(opt, d, why, fix), nil
+	}
+	closeAll := func() {
+		for _, g := range gs {
+			g.Close()
+		}
+	}
+	algo := opt.Algo
+	if algo == "" {
+		algo = nq.DefaultAlgo(true)
+	}
+	var ordinals, names []string
+	for _, g := range infos {
+		ordinals = append(ordinals, strconv.Itoa(g.Ordinal))
+		names = append(names, g.Name)
+	}
+	devs := &Devices{
+		Backends:   gs,
+		GPUs:       infos,
+		Kind:       "gpu",
+		Device:     strings.Join(ordinals, ","),
+		DeviceName: strings.Join(names, ", "),
+		Algo:       algo,
+		LeftOut:    leftOut,
+		gpuAlgos:   d.GPUAlgos,
+	}
+	if err := devs.Check(algo); err != nil {
+		closeAll()
+		return nil, err
+	}
+	if set.CPU {
+		// Each GPU needs a core to enumerate its tasks and drive it.
+		w := opt.Workers
+		if w == 0 {
+			w = max(1, d.Procs()-len(gs))
+		}
+		devs.Backends = append(devs.Backends, d.CPU(w))
+		devs.CPUWorkers = w
+		devs.Kind, devs.Device = "gpu+cpu", devs.Device+",cpu"
+	}
+	return devs, nil
+}
+
+// cpuOnly is the CPU with opt's workers; fallback says why a GPU request
+// ended up there, and fix what to do about it.
+func cpuOnly(opt Options, d Drivers, fallback, fix string) *Devices {
+	w := opt.Workers
+	if w == 0 {
+		w = d.Procs()
+	}
+	algo := opt.Algo
+	if algo == "" {
+		algo = nq.DefaultAlgo(false)
+	}
+	return &Devices{
+		Backends:    []Backend{d.CPU(opt.Workers)},
+		Kind:        "cpu",
+		Device:      "cpu",
+		Algo:        algo,
+		CPUWorkers:  w,
+		Fallback:    fallback,
+		FallbackFix: fix,
+	}
+}
+
+func supports(algos []nq.Algo, a nq.Algo) bool {
+	for _, x := range algos {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+// openGPUs opens the GPUs of set. It returns them and their
+// descriptions, or none and the reason to fall back to the CPU with what
+// to do about it. Of several GPUs, one that does not exist or does not
+// open is left out with a line in leftOut.
+func openGPUs(set Set, d Drivers) (gs []Backend, infos []GPU, why, fix string, leftOut []string) {
+	devs, err := d.GPUs()
+	if err != nil {
+		return nil, nil, "no GPU available (" + err.Error() + ")", d.fix(err), nil
+	}
+	if len(devs) == 0 {
+		return nil, nil, "no GPU available (no CUDA device found)", "nvidia-smi lists the GPUs the driver sees", nil
+	}
+	var want []GPU
+	var failed, fixes []string
+	if set.All {
+		want = devs
+	}
+	for _, o := range set.Ordinals {
+		found := false
+		for _, g := range devs {
+			if g.Ordinal == o {
+				want, found = append(want, g), true
+			}
+		}
+		if !found {
+			failed = append(failed, fmt.Sprintf("no GPU %d (found %s)", o, Describe(devs)))
+			fixes = append(fixes, "-device takes the ordinals that nqueens-gpu devices lists")
+		}
+	}
+	for _, g := range want {
+		b, err := d.OpenGPU(g.Ordinal)
+		if err != nil {
+			failed = append(failed, fmt.Sprintf("GPU %d is not available (%v)", g.Ordinal, err))
+			if f := d.fix(err); f != "" {
+				fixes = append(fixes, f)
+			}
+			continue
+		}
+		gs, infos = append(gs, b), append(infos, g)
+	}
+	if len(gs) == 0 {
+		return nil, nil, strings.Join(failed, "; "), strings.Join(dedupe(fixes), "; "), nil
+	}
+	for _, f := range failed {
+		leftOut = append(leftOut, f+"; counting without it")
+	}
+	return gs, infos, "", "", leftOut
+}
+
+// dedupe drops the repeats of list, keeping the order.
+func dedupe(list []string) []string {
+	var out []string
+	for _, s := range list {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Describe lists GPUs for a message: "2 GPUs: 0 (H100), 1 (A100)".
+func Describe(devs []GPU) string {
+	s := make([]string, len(devs))
+	for i, g := range devs {
+		s[i] = fmt.Sprintf("%d (%s)", g.Ordinal, g.Name)
+	}
+	word := "GPUs"
+	if len(devs) == 1 {
+		word = "GPU"
+	}
+	return fmt.Sprintf("%d %s: %s", len(devs), word, strings.Join(s, ", "))
+}
+
+// FallbackLine is the one line that says a GPU request runs on the CPU:
+// why, what to do about it, and how long the CPU will take when estimate
+// says so ("" to leave that out); "" when there is no fallback.
+func (d *Devices) FallbackLine(estimate string) string {
+	if d.Fallback == "" {
+		return ""
+	}
+	s := d.Fallback
+	if d.FallbackFix != "" {
+		s += "; to use a GPU: " + d.FallbackFix
+	}
+	s += "; running on the CPU with " + Workers(d.CPUWorkers)
+	if estimate != "" {
+		s += " (" + estimate + ")"
+	}
+	return s
+}
+
+// Workers writes "1 worker" or "K workers".
+func Workers(k int) string {
+	if k == 1 {
+		return "1 worker"
+	}
+	return strconv.Itoa(k) + " workers"
+}
+
+// Spec is the spec of a count of n with algo ("": the devices' Algo) at
+// depth (0: the default) on these devices, normalized: the default depth
+// is the one for the GPUs that count.
+func (d *Devices) Spec(n int, algo nq.Algo, depth int) nq.Spec {
+	if algo == "" {
+		algo = d.Algo
+	}
+	s := nq.Spec{N: n, Algo: algo, Depth: depth}
+	for _, g := range d.GPUs {
+		s.SMs = append(s.SMs, g.SMs)
+	}
+	return s.Normalize()
+}
+
+// Workers returns one job worker per backend for spec: every GPU, each
+// driving its own context, and the CPU with all its goroutines, sharing
+// the job's batches.
+func (d *Devices) Workers(spec nq.Spec) []job.Worker {
+	ws := make([]job.Worker, len(d.Backends))
+	for i, b := range d.Backends {
+		ws[i] = job.Worker{Name: b.Name(), Run: func(ctx context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
+			return b.Count(ctx, spec, sel, done)
+		}}
+	}
+	return ws
+}
+
+// Job is the configuration of a job that counts spec on every device:
+// cfg's Plan and Symmetric (nil for the real ones) with the spec and the
+// devices' workers.
+func (d *Devices) Job(spec nq.Spec, cfg job.Config) job.Config {
+	cfg.Spec, cfg.Workers = spec, d.Workers(spec)
+	return cfg
+}
+
+// TakeNodes sums the nodes the backends that count them (NodeCounter)
+// counted since the last call; ok is false when none does.
+func (d *Devices) TakeNodes() (nodes uint64, ok bool) {
+	for _, b := range d.Backends {
+		if c, is := b.(NodeCounter); is {
+			nodes += c.TakeNodes()
+			ok = true
+		}
+	}
+	return nodes, ok
+}
+
+// Close releases every device and returns the first error.
+func (d *Devices) Close() error {
+	var first error
+	for _, b := range d.Backends {
+		if err := b.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}

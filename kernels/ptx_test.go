@@ -1,0 +1,261 @@
+package kernels
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestParseDecls(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want []Decl
+	}{
+		{"two kernels, comments ignored", `
+/* extern "C" __global__ void NQ_KERNEL(in_comment)(int x) */
+// extern "C" __global__ void NQ_KERNEL(in_line_comment)(int y)
+extern "C" __global__ void NQ_KERNEL(nq_a)(int n, int count,
+		const uint32_t *__restrict__ rows, /* the rows */
+		unsigned long long *out)
+{
+}
+extern "C" __global__ void NQ_KERNEL(nq_b)(void) {}
+`, []Decl{
+			{"nq_a", "x.cu", []Param{{"n", "int"}, {"count", "int"}, {"rows", "const uint32_t * __restrict__"},
+				{"out", "unsigned long long *"}}},
+			{"nq_b", "x.cu", nil},
+		}},
+		{"without NQ_KERNEL: not a kernel of the registry", `extern "C" __global__ void nq_c(int n) {}`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ParseDecls("x.cu", tt.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %+v\nwant %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestEntries(t *testing.T) {
+	tests := []struct {
+		name string
+		ptx  string
+		want []Entry
+	}{
+		{"scalars, pointers, an array, .ptr", `
+.visible .entry k1(
+	.param .u32 k1_param_0,
+	.param .u64 k1_param_1,
+	.param .align 8 .b8 k1_param_2[24],
+	.param .u64 .ptr .global .align 4 k1_param_3,
+	.param .f32 k1_param_4
+)
+{
+	ret;
+}
+.visible .entry k2()
+{
+}
+`, []Entry{{"k1", []int{4, 8, 24, 8, 4}}, {"k2", nil}}},
+		{"no entry", `.version 7.8`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Entries(tt.ptx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestBuildSummary(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"nvcc: release 11.8\nflags: -ptx\n# comment\nboards.ptx: nvcc ...\nsha256: 00  boards.cu\n", "nvcc: release 11.8\nflags: -ptx"},
+		{"nvcc: Build cuda_11.8\nflags: -arch=compute_70\n", "nvcc: Build cuda_11.8\nflags: -arch=compute_70"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := BuildSummary(tt.in); got != tt.want {
+			t.Errorf("BuildSummary(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// cSize is the size of the C parameter types the kernels use.
+func cSize(typ string) (int, bool) {
+	if strings.Contains(typ, "*") {
+		return 8, true
+	}
+	switch strings.TrimPrefix(typ, "const ") {
+	case "int", "unsigned int", "unsigned", "uint32_t", "int32_t", "float":
+		return 4, true
+	case "long long", "unsigned long long", "uint64_t", "int64_t", "double":
+		return 8, true
+	}
+	return 0, false
+}
+
+// committed reads kernels/ptx from disk; the test is skipped where the
+// sources are not at hand (a test binary copied to a GPU host).
+func committed(t *testing.T) map[string]string {
+	t.Helper()
+	entries, err := os.ReadDir("ptx")
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, serr := os.Stat("sources.go"); serr == nil {
+			t.Fatal("kernels/ptx is missing: run make ptx (nvcc) and commit it")
+		}
+		t.Skip("not run in the kernels folder")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := make(map[string]string)
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join("ptx", e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[e.Name()] = string(b)
+	}
+	return files
+}
+
+// The committed PTX is what make ptx makes of the sources at hand: each
+// source has the hash BUILD.txt records (else a kernel changed without
+// make ptx), each NAME.cu has NAME.ptx and NAME_nodes.ptx, and their
+// entries are the kernels NAME.cu declares, with the parameters' sizes.
+// (make ptx-check, in CI, compares the PTX text itself with nvcc's.)
+func TestCommittedPTX(t *testing.T) {
+	files := committed(t)
+	build, ok := files["BUILD.txt"]
+	if !ok {
+		t.Fatal("kernels/ptx/BUILD.txt is missing: run make ptx")
+	}
+	if s := BuildSummary(build); !strings.HasPrefix(s, "nvcc: ") || !strings.Contains(s, "\nflags: -ptx -arch=compute_") {
+		t.Errorf("BUILD.txt has no nvcc and flags lines: %q", s)
+	}
+
+	recorded := make(map[string]string)
+	for _, line := range strings.Split(build, "\n") {
+		if rest, ok := strings.CutPrefix(line, "sha256: "); ok {
+			f := strings.Fields(rest)
+			if len(f) != 2 {
+				t.Fatalf("BUILD.txt: bad line %q", line)
+			}
+			recorded[f[1]] = f[0]
+		}
+	}
+	var sources []string
+	for _, pat := range []string{"*.cu", "*.h", "*.cuh"} {
+		m, _ := filepath.Glob(pat)
+		sources = append(sources, m...)
+	}
+	for _, f := range sources {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(b)
+		switch h, ok := recorded[f]; {
+		case !ok:
+			t.Errorf("kernels/%s is not in kernels/ptx/BUILD.txt: run make ptx and commit kernels/ptx", f)
+		case h != hex.EncodeToString(sum[:]):
+			t.Errorf("kernels/%s changed since kernels/ptx was built: run make ptx and commit kernels/ptx", f)
+		}
+		delete(recorded, f)
+	}
+	for f := range recorded {
+		t.Errorf("kernels/ptx/BUILD.txt records kernels/%s, which is gone: run make ptx", f)
+	}
+
+	decls, err := Decls()
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner := make(map[string]string) // entry -> module
+	cus, _ := filepath.Glob("*.cu")
+	var modules []string
+	for _, cu := range cus {
+		name := strings.TrimSuffix(cu, ".cu")
+		var want []Decl
+		for _, d := range decls {
+			if d.File == cu {
+				want = append(want, d)
+			}
+		}
+		if len(want) == 0 {
+			t.Errorf("%s declares no kernel as extern \"C\" __global__ void NQ_KERNEL(name)(...)", cu)
+		}
+		for _, suffix := range []string{"", "_nodes"} {
+			module := name + suffix + ".ptx"
+			modules = append(modules, module)
+			text, ok := files[module]
+			if !ok {
+				t.Errorf("kernels/ptx/%s is missing: run make ptx", module)
+				continue
+			}
+			if !strings.Contains(build, "\n"+module+": nvcc ") {
+				t.Errorf("BUILD.txt has no command for %s", module)
+			}
+			entries, err := Entries(text)
+			if err != nil {
+				t.Fatalf("%s: %v", module, err)
+			}
+			var got, names []string
+			for _, e := range entries {
+				got = append(got, e.Name)
+				if m, dup := owner[e.Name]; dup {
+					t.Errorf("kernel %s is in %s and %s: declare it with NQ_KERNEL(name)", e.Name, m, module)
+				}
+				owner[e.Name] = module
+			}
+			for _, d := range want {
+				names = append(names, d.Name+suffix)
+				i := slices.IndexFunc(entries, func(e Entry) bool { return e.Name == d.Name+suffix })
+				if i < 0 {
+					continue
+				}
+				if len(d.Params) != len(entries[i].ParamSizes) {
+					t.Errorf("%s: %s has %d parameters in %s, %d in the PTX: run make ptx",
+						module, d.Name+suffix, len(d.Params), cu, len(entries[i].ParamSizes))
+					continue
+				}
+				for j, p := range d.Params {
+					size, ok := cSize(p.Type)
+					if !ok {
+						t.Errorf("%s: parameter %s of %s: unknown C type %q (add it to cSize)", cu, p.Name, d.Name, p.Type)
+					} else if size != entries[i].ParamSizes[j] {
+						t.Errorf("%s: parameter %s of %s is %d bytes in the PTX, %s is %d", module, p.Name, d.Name+suffix,
+							entries[i].ParamSizes[j], p.Type, size)
+					}
+				}
+			}
+			slices.Sort(got)
+			slices.Sort(names)
+			if !slices.Equal(got, names) {
+				t.Errorf("%s has the entries %v, %s declares %v: run make ptx", module, got, cu, names)
+			}
+		}
+	}
+	for f := range files {
+		if strings.HasSuffix(f, ".ptx") && !slices.Contains(modules, f) {
+			t.Errorf("kernels/ptx/%s has no kernels/*.cu: run make ptx", f)
+		}
+	}
+}
