@@ -11,15 +11,17 @@
 # scripts/warpsim reads, default docs/model/kernels.tsv; empty: none).
 # Needs nvcc and nvdisasm (make cuda-deps), no GPU.
 #
-# Besides kernels/*.cu it builds scripts/warpsim/peer.cu, this project's
-# model of the peer's kernel (never part of the product).
+# Each kernels/NAME.cu is built as it is and, like make ptx, with
+# -DNQ_NODES=1 (its *_nodes twins). Besides kernels/*.cu it builds
+# scripts/warpsim/peer.cu, this project's model of the peer's kernel (never
+# part of the product).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for tool in nvcc nvdisasm; do
 	command -v "$tool" >/dev/null || { echo "kernel-report: $tool not found (make cuda-deps)" >&2; exit 1; }
 done
 tsv=${TSV-docs/model/kernels.tsv}
-args=(-arch "${ARCH:-sm_90}" -I kernels)
+args=(-arch "${ARCH:-sm_90}" -I kernels -nodes)
 if [ -n "$tsv" ]; then
 	mkdir -p "$(dirname "$tsv")"
 	args+=(-tsv "$tsv")

@@ -167,6 +167,20 @@ func TestAnalyse(t *testing.T) {
 	}
 }
 
+func TestMarkerAnyFile(t *testing.T) {
+	g := loadToy(t)
+	src := &Sources{Dirs: []string{"testdata"}}
+	got, err := src.MarkBlocks(g, Marker{Ops: "LDS|STS"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for b, want := range []bool{false, false, false, true, true, false, false, false} {
+		if got[b] != want {
+			t.Errorf("block %d: marked %v, want %v", b, got[b], want)
+		}
+	}
+}
+
 func TestMarkerErrors(t *testing.T) {
 	g := loadToy(t)
 	src := &Sources{Dirs: []string{"testdata"}}
@@ -175,6 +189,8 @@ func TestMarkerErrors(t *testing.T) {
 		{"toy.h", "no_such_func", `toy_node`, ""},
 		{"missing.h", "toy_step", `toy_node`, ""},
 		{"toy.h", "toy_step", `toy_node\(s\);`, "STS"}, // the line has no store
+		{},             // neither a file nor opcodes
+		{Ops: "ATOMG"}, // no such instruction
 	} {
 		if _, err := src.MarkBlocks(g, m); err == nil {
 			t.Errorf("marker %v: no error", m)

@@ -8,10 +8,10 @@
 // Usage (scripts/kernel-report.sh runs it over kernels/*.cu and the peer
 // model):
 //
-//	go run ./scripts/kernelreport [-arch sm_90] [-tsv FILE] FILE.cu...
+//	go run ./scripts/kernelreport [-arch sm_90] [-nodes] [-tsv FILE] FILE.cu...
 //
 // It runs `nvcc -cubin -arch=ARCH -O3 -lineinfo -Xptxas -v` and
-// `nvdisasm -gi -c`, builds the control-flow graph of each kernel, finds
+// `nvdisasm -g -c`, builds the control-flow graph of each kernel, finds
 // the step loop as the smallest natural loop that holds the spec's
 // marker lines (source line info), and takes for each path kind the
 // cheapest path through one iteration that holds its marker lines (the
@@ -25,6 +25,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -36,6 +37,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 )
 
 // Resources are ptxas's figures for one kernel entry.
@@ -214,8 +216,16 @@ func Analyse(g *CFG, spec *KernelSpec, src *Sources) (*KernelResult, error) {
 
 var debug *string
 
+// nodeTwins: build every file a second time with -DNQ_NODES=1 (make ptx's
+// _nodes twins) and report the kernels of that build named *_nodes.
+var nodeTwins bool
+
 func run(name string, args ...string) (string, string, error) {
-	cmd := exec.Command(name, args...)
+	// nvdisasm can loop without end on some inputs (with -gi, on a cubin
+	// whose reduction helper has external linkage): bound every tool.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -225,10 +235,12 @@ func run(name string, args ...string) (string, string, error) {
 	return out.String(), errb.String(), nil
 }
 
-// compile builds one .cu file and returns its resources and SASS.
-func compile(nvcc, nvdisasm, arch, file string, incs []string, tmp string) (map[string]*Resources, []*Function, error) {
-	cubin := filepath.Join(tmp, strings.TrimSuffix(filepath.Base(file), ".cu")+".cubin")
+// compile builds one .cu file (with extra nvcc flags) and returns its
+// resources and SASS.
+func compile(nvcc, nvdisasm, arch, file string, incs, extra []string, tmp string) (map[string]*Resources, []*Function, error) {
+	cubin := filepath.Join(tmp, strings.TrimSuffix(filepath.Base(file), ".cu")+fmt.Sprint(len(extra))+".cubin")
 	args := []string{"-cubin", "-arch=" + arch, "-O3", "-lineinfo", "-Xptxas", "-v"}
+	args = append(args, extra...)
 	for _, d := range incs {
 		args = append(args, "-I"+d)
 	}
@@ -238,7 +250,11 @@ func compile(nvcc, nvdisasm, arch, file string, incs []string, tmp string) (map[
 		return nil, nil, err
 	}
 	res := ParsePtxas(stdout + stderr)
-	sass, _, err := run(nvdisasm, "-gi", "-c", cubin)
+	// -g: each instruction's own source line. -gi would add the calls it
+	// was inlined at, but nvdisasm 11.8 runs out of memory with it on
+	// some cubins (boards.cu since nq_block_add3 has external linkage);
+	// the markers need only the own lines.
+	sass, _, err := run(nvdisasm, "-g", "-c", cubin)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -256,6 +272,7 @@ func main() {
 	tsv := flag.String("tsv", "", "write the machine-readable report here")
 	debug = flag.String("debug", "", "dump the control-flow graph of this kernel entry to stderr")
 	incFlag := flag.String("I", "kernels", "include directories, comma-separated (the directory of each file is added)")
+	flag.BoolVar(&nodeTwins, "nodes", false, "also build each file with -DNQ_NODES=1 and report its kernels named *_nodes (the -gpu-nodes twins)")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: kernelreport [-arch sm_90] [-tsv FILE] FILE.cu...")
@@ -282,9 +299,21 @@ func report(w io.Writer, tsvPath, arch, nvcc, nvdisasm string, incs, files []str
 		}
 	}
 	var results []*KernelResult
+	type build struct {
+		file  string
+		extra []string
+	}
+	var builds []build
 	for _, f := range files {
+		builds = append(builds, build{f, nil})
+		if nodeTwins {
+			builds = append(builds, build{f, []string{"-DNQ_NODES=1"}})
+		}
+	}
+	for _, bd := range builds {
+		f := bd.file
 		dirs := append([]string{filepath.Dir(f)}, incs...)
-		res, fns, err := compile(nvcc, nvdisasm, arch, f, dirs, tmp)
+		res, fns, err := compile(nvcc, nvdisasm, arch, f, dirs, bd.extra, tmp)
 		if err != nil {
 			return err
 		}
@@ -294,6 +323,9 @@ func report(w io.Writer, tsvPath, arch, nvcc, nvdisasm string, incs, files []str
 			r, ok := res[fn.Name]
 			if !ok {
 				continue // not an entry
+			}
+			if len(bd.extra) > 0 && !strings.HasSuffix(fn.Name, "_nodes") {
+				continue // a file without node twins
 			}
 			kr := &KernelResult{Name: fn.Name}
 			if spec := SpecFor(fn.Name); spec != nil {

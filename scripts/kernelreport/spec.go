@@ -15,6 +15,8 @@ import (
 // inlined from a call on one of them, and, if Ops is set, its opcode
 // (without modifiers) matches Ops: the stores of a push, say, and not the
 // address arithmetic that ptxas may hoist into a block every path runs.
+// A marker without a File names every instruction whose opcode matches
+// Ops, wherever it comes from.
 type Marker struct {
 	File, Func, Pattern string
 	Ops                 string
@@ -55,22 +57,23 @@ var (
 	symPush     = Marker{"nqsearch.h", "nq_sym_step", `/\* push \*/|nq_fsw\(s->f`, "ST|STL|STS"}
 	symPop      = Marker{"nqsearch.h", "nq_sym_step", `uint32_t bit = stk\[row \* st\];`, "LD|LDL|LDS"}
 	symLast     = Marker{"nqsearch.h", "nq_sym_step", `nf &= ~ru->last;`, ""}
-	symClassify = Marker{"nqsearch.h", "nq_sym_step", `nq_classify\(ru, stk, st, k\);`, ""}
-	symFetch    = Marker{"boards.cu", "nq_boards_fetch", `i = atomicAdd\(next, 1u\);`, ""}
-	symStart    = Marker{"nqsearch.h", "nq_sym_start", `s->f = nq_free\(`, ""}
+	symClassify = Marker{"nqsearch.h", "nq_classify", `k->c[248]`, ""}
+	symStart    = Marker{"nqsearch.h", "nq_rules_init", `ru->corner = row0 == 1u;`, ""}
+	// anyAtomic: the fetch of a task from the shared counter (the atomic's
+	// own line is in the CUDA headers).
+	anyAtomic = Marker{Ops: "ATOM|ATOMG|RED|REDG"}
 
 	cfNode  = Marker{"nqsearch.h", "nq_carry_frame", `board\[row\] = bit;`, ""}
 	cfPush  = Marker{"nqsearch.h", "nq_carry_frame", `fsw\[row\] = nq_fsw`, "ST|STL|STS"}
 	cfPop   = Marker{"nqsearch.h", "nq_carry_frame", `f = nq_unpush\(fsw\[row\]`, "LD|LDL|LDS"}
-	cfPopc  = Marker{"nqsearch.h", "nq_carry_frame", `k8 \+= \(uint64_t\)nq_popc\(f\);`, ""}
-	cfOrbit = Marker{"nqsearch.h", "nq_carry_frame", `int o = nq_orbit\(n, board\);`, ""}
+	cfPopc  = Marker{"nqsearch.h", "nq_popc", `return __popc\(x\);`, "POPC"}
+	cfOrbit = Marker{"nqsearch.h", "nq_orbit", `board\[n - 1 - r\] != 1u`, ""}
 
 	efNode  = Marker{"nqtotal.h", "nq_ef_step", `const uint32_t bit = f & \(0u - f\);`, ""}
 	efTab   = Marker{"nqtotal.h", "nq_ef_step", `const uint32_t t = s->tab\[`, "LD|LDL|LDS"}
 	efPush  = Marker{"nqtotal.h", "nq_ef_step", `s->fr\[\(int\)sp \* s->fstride\] = cur;`, "ST|STL|STS"}
 	efPop   = Marker{"nqtotal.h", "nq_ef_step", `up = s->fr\[`, "LD|LDL|LDS"}
 	efNext  = Marker{"nqtotal.h", "nq_ef_step", `s->sp = sp \+`, ""}
-	efFetch = Marker{"eightfold.cu", "nq_eightfold", `i = atomicAdd\(next, 1u\);`, ""}
 	efStart = Marker{"nqtotal.h", "nq_ef_start", `s->f = ~\(down`, ""}
 	efTable = Marker{"nqtotal.h", "nq_ef_start", `tab\[j \* tstride\] =`, "ST|STL|STS"}
 
@@ -118,13 +121,13 @@ var Specs = map[string]*KernelSpec{
 	// One board per thread, the step loop ends when the board is done.
 	"nq_symmetry_boards": symSpec(PathSpec{Class: "end", Exit: true}, "rounds"),
 	// The board's end and the next board's start are one iteration.
-	"nq_symmetry_boards_dyn":  symSpec(PathSpec{Class: "end", Need: []Marker{symFetch, symStart}}, "refill"),
-	"nq_symmetry_boards_smem": symSpec(PathSpec{Class: "end", Need: []Marker{symFetch, symStart}}, "refill"),
+	"nq_symmetry_boards_dyn":  symSpec(PathSpec{Class: "end", Need: []Marker{anyAtomic, symStart}}, "refill"),
+	"nq_symmetry_boards_smem": symSpec(PathSpec{Class: "end", Need: []Marker{anyAtomic, symStart}}, "refill"),
 	// Eightfold: threads take tasks from a counter inside the step loop;
 	// the static twin runs one task per thread at a time (grid-stride).
 	// The refill passes once through nq_ef_start's table loop (one pass
 	// of its levels-1).
-	"nq_eightfold":        efSpec(PathSpec{Class: "end", Need: []Marker{efNode, efFetch, efStart, efTable}}, "refill"),
+	"nq_eightfold":        efSpec(PathSpec{Class: "end", Need: []Marker{efNode, anyAtomic, efStart, efTable}}, "refill"),
 	"nq_eightfold_static": efSpec(PathSpec{Class: "end", Need: []Marker{efNode}, Exit: true}, "rounds"),
 	"nq_carry_frames": {
 		Loop: []Marker{cfPop, cfPush},
@@ -242,12 +245,18 @@ var control = map[string]bool{"BSSY": true, "BSYNC": true, "BRA": true, "WARPSYN
 // MarkBlocks returns, for each block of g, whether one of its
 // instructions comes from a line of m.
 func (s *Sources) MarkBlocks(g *CFG, m Marker) ([]bool, error) {
-	lines, err := s.Lines(m)
-	if err != nil {
-		return nil, err
+	var lines map[int]bool
+	if m.File != "" {
+		var err error
+		if lines, err = s.Lines(m); err != nil {
+			return nil, err
+		}
+	} else if m.Ops == "" {
+		return nil, fmt.Errorf("marker %v: neither a file nor opcodes", m)
 	}
 	var ops *regexp.Regexp
 	if m.Ops != "" {
+		var err error
 		if ops, err = regexp.Compile(`^(` + m.Ops + `)$`); err != nil {
 			return nil, fmt.Errorf("marker %v: %w", m, err)
 		}
@@ -258,6 +267,11 @@ func (s *Sources) MarkBlocks(g *CFG, m Marker) ([]bool, error) {
 		for i := b.Start; i < b.End; i++ {
 			in := &g.Fn.Insts[i]
 			if (ops != nil && !ops.MatchString(in.Base())) || control[in.Base()] {
+				continue
+			}
+			if m.File == "" {
+				out[b.ID] = true
+				any = true
 				continue
 			}
 			for _, loc := range in.Locs {

@@ -59,8 +59,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/nqueens-gpu/nqueens-gpu/gpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
 
@@ -108,9 +108,17 @@ var Adapters = []Adapter{
 const PeerRows = 6
 
 // SymDepth is the depth of the symmetry boards of an H100 run at n: the
-// depth gpu.MinTasks asks for on 132 SMs (tasks.DepthFor).
+// depth nq.MinTasks asks for on 132 SMs (tasks.DepthFor, as
+// nq.Spec.Normalize picks it).
 func SymDepth(n int) int {
-	return tasks.DepthFor(n, gpu.MinTasks([]gpu.DeviceInfo{{SMs: SMs}}))
+	return tasks.DepthFor(n, nq.MinTasks([]int{SMs}))
+}
+
+// EightfoldSplit is the split of the eightfold tasks of an H100 run at n
+// (tasks.SplitFor with nq.MinTasks on 132 SMs, as nq.Spec.Normalize picks
+// it).
+func EightfoldSplit(n int) int {
+	return tasks.SplitFor(n, nq.MinTasks([]int{SMs}))
 }
 
 // ResidentWarps returns the warps per SM that a kernel of regs registers
@@ -277,7 +285,7 @@ func simulateN(n int, ads []Adapter, infos map[string]*KernelInfo, samples, refi
 					tl, err = SymmetryTasks(n, SymDepth(n))
 				case "ef":
 					var frames int
-					tl, frames, err = EightfoldTasks(n, tasks.DefaultSplit(n))
+					tl, frames, err = EightfoldTasks(n, EightfoldSplit(n))
 					if tl != nil {
 						tl.Frames = frames
 					}

@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
-	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
 
 // PeerPublished are the peer's published H800 times (ygch/n_queens
@@ -445,7 +444,7 @@ func writeKernelInputs(w io.Writer, infos map[string]*KernelInfo) {
 		}
 		// N=20: the boards' depth, and the eightfold kernels' frames for
 		// the longest task (n-3-split levels, n-4-split frames).
-		split := tasks.DefaultSplit(20)
+		split := EightfoldSplit(20)
 		smem := BlockSmem(k, a, 20, SymDepth(20), 20-3-split-1)
 		path := func(c string) string {
 			p, ok := k.Paths[c]
@@ -480,7 +479,7 @@ func taskNote(a Adapter) string {
 	case "peer":
 		return fmt.Sprintf("%d pre-placed rows (mirror), %d threads/block, %d blocks", PeerRows, a.Threads, a.Grid)
 	case "ef":
-		return fmt.Sprintf("eightfold tasks (split tasks.DefaultSplit), %d threads/block", a.Threads)
+		return fmt.Sprintf("eightfold tasks (split tasks.SplitFor), %d threads/block", a.Threads)
 	}
 	return a.Tasks
 }
