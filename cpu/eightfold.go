@@ -197,3 +197,17 @@ func cloneEightfold(e *tasks.Eightfold) *tasks.Eightfold {
 	c.Meta = append([]uint32(nil), e.Meta...)
 	return &c
 }
+
+// copyEightfoldWords copies into c (a new batch if nil) what the search
+// reads of batch e: N, Split and the tasks' words and Meta, not Cols.
+func copyEightfoldWords(c, e *tasks.Eightfold) *tasks.Eightfold {
+	if c == nil {
+		c = &tasks.Eightfold{}
+	}
+	c.N, c.Split, c.Cols = e.N, e.Split, nil
+	c.Left = append(c.Left[:0], e.Left...)
+	c.Right = append(c.Right[:0], e.Right...)
+	c.Down = append(c.Down[:0], e.Down...)
+	c.Meta = append(c.Meta[:0], e.Meta...)
+	return c
+}

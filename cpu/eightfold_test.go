@@ -102,6 +102,44 @@ func TestEightfoldLargeN(t *testing.T) {
 	}
 }
 
+// copyEightfoldWords copies the words and Meta of a batch into a batch
+// of any earlier size, and the copy counts what the original counts.
+func TestCopyEightfoldWords(t *testing.T) {
+	big, err := taskstest.RandomEightfold(13, 2, 300, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	small, err := taskstest.RandomEightfold(11, 1, 20, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name     string
+		into, of *tasks.Eightfold
+	}{
+		{"fresh", nil, small},
+		{"grow", cloneEightfold(small), big},
+		{"shrink", cloneEightfold(big), small},
+	} {
+		got := copyEightfoldWords(c.into, c.of)
+		if got.N != c.of.N || got.Split != c.of.Split || got.Cols != nil || got.Len() != c.of.Len() {
+			t.Fatalf("%s: N=%d split %d, %d tasks, cols %v; want N=%d split %d, %d tasks, no cols",
+				c.name, got.N, got.Split, got.Len(), got.Cols != nil, c.of.N, c.of.Split, c.of.Len())
+		}
+		for i := 0; i < got.Len(); i++ {
+			if got.Left[i] != c.of.Left[i] || got.Right[i] != c.of.Right[i] || got.Down[i] != c.of.Down[i] || got.Meta[i] != c.of.Meta[i] {
+				t.Fatalf("%s: task %d differs", c.name, i)
+			}
+		}
+		var a, b tally
+		eightfoldBatch(got, &a)
+		eightfoldBatch(c.of, &b)
+		if a != b || a.orbit[8] == 0 {
+			t.Fatalf("%s: copy counts %d, original %d", c.name, a.orbit[8], b.orbit[8])
+		}
+	}
+}
+
 func TestEightfoldCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
