@@ -43,12 +43,18 @@ func TestEightfoldTotal(t *testing.T) {
 }
 
 // checkTasks compares EightfoldTask with taskstest.SearchEightfold on each
-// task of e: completions and nodes. It returns how many tasks have a
-// completion.
+// task of e: completions and nodes; and the search that counts
+// (eightfoldTask, without a node counter) with EightfoldTask's. It
+// returns how many tasks have a completion.
 func checkEightfoldTasks(t *testing.T, e *tasks.Eightfold) (nonzero int) {
 	t.Helper()
+	var sc efScratch
 	for i := 0; i < e.Len(); i++ {
 		c, nodes := EightfoldTask(e, i)
+		if fast := eightfoldTask(e.Left[i], e.Right[i], e.Down[i], e.Meta[i], &sc); fast != c {
+			t.Fatalf("N=%d task %d %v (meta %x): %d completions, %d with the node counter",
+				e.N, i, e.Task(i), e.Meta[i], fast, c)
+		}
 		wc, wn := taskstest.SearchEightfold(e.Task(i))
 		if c != wc || nodes != wn {
 			t.Fatalf("N=%d task %d %v (meta %x): search %d completions, %d nodes; reference %d, %d",
