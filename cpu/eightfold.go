@@ -52,15 +52,22 @@ const (
 
 // efScratch is the search's working memory, reused from task to task.
 // Levels and the stack pointer are uint8, so indexing arrays of 256 needs
-// no bounds check.
+// no bounds check. The assembly search (eightfold_amd64.s) reads the same
+// layout, and keeps its state between calls in st.
 type efScratch struct {
 	tab [256]uint64  // per level j: the attacks on level j+1 | shift
 	fr  [256]efFrame // the frame stack
+	st  efState
 }
 
 // efFrame is a saved level: its untried columns with the level in bits
 // 0..5, and the words it sees.
 type efFrame struct{ f, l, d, r uint64 }
+
+// efState is a search in progress, for efLoop: the current level's free
+// columns f and words l, d, r, the level, the frame stack's top as a byte
+// offset (32 per frame), and the completions so far.
+type efState struct{ f, l, d, r, lvl, sp, count uint64 }
 
 // eightfoldBatch adds Σ weight × completions over the tasks of b to
 // t.orbit[8].
@@ -140,11 +147,30 @@ func eightfoldTask(left, right uint64, down, meta uint32, sc *efScratch) uint64 
 	return efSearch(sc, f, d0)
 }
 
+// efBudget is how many pops efLoop makes per call at most. Between two
+// pops the search only descends or tries the columns of one level (about
+// 4 steps a pop at N=16), so a call ends within about 5 ms and the
+// goroutine reaches a point where the runtime can preempt it: it never
+// preempts assembly, and a task of a large N runs for minutes.
+const efBudget = 1 << 18
+
 // efSearch runs the search loop from level 0, whose free columns are f
-// and whose down word is d0, over sc.tab (flagged), and returns the
-// completions. It is the search of eightfoldTaskNodes without the node
-// counter: a change to one is a change to both.
-func efSearch(sc *efScratch, f, d0 uint64) (count uint64) {
+// and whose down word is d0, over sc.tab (flagged), and returns
+// the completions: with efLoop where the CPU has it (efAsm), else with
+// efSearchGo. Both are the same search as eightfoldTaskNodes without the
+// node counter: a change to one is a change to all three.
+func efSearch(sc *efScratch, f, d0 uint64) uint64 {
+	if !efAsm {
+		return efSearchGo(sc, f, d0)
+	}
+	sc.st = efState{f: f, d: d0}
+	for !efLoop(sc, efBudget) {
+	}
+	return sc.st.count
+}
+
+// efSearchGo is efSearch in Go.
+func efSearchGo(sc *efScratch, f, d0 uint64) (count uint64) {
 	var lvl, sp uint8
 	l, d, r := uint64(0), d0, uint64(0)
 	for {

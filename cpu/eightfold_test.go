@@ -108,6 +108,59 @@ func TestEightfoldLargeN(t *testing.T) {
 	}
 }
 
+// The assembly loop (where the CPU runs it) counts what the Go loop
+// counts, task by task, whatever its budget of pops per call: it saves
+// and resumes its state between calls.
+func TestEightfoldLoops(t *testing.T) {
+	if !efAsm {
+		t.Skip("no assembly search on this CPU or architecture")
+	}
+	var batches []*tasks.Eightfold
+	for _, c := range []struct{ n, split int }{{8, 0}, {11, 1}, {12, 2}} {
+		batches = append(batches, collectEightfold(t, c.n, c.split)...)
+	}
+	for _, c := range []struct {
+		n, split int
+		seed     uint64
+	}{{17, 1, 5}, {22, 6, 6}, {28, 11, 7}} {
+		e, err := taskstest.RandomEightfold(c.n, c.split, 8, c.seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		batches = append(batches, e)
+	}
+	var sc efScratch
+	for _, pops := range []uint64{1, 2, 7, efBudget} {
+		tasksRun, withPops := 0, 0
+		for _, e := range batches {
+			for i := 0; i < e.Len(); i++ {
+				levels, f := efTable(e.Left[i], e.Right[i], e.Down[i], e.Meta[i], &sc)
+				if levels < 3 {
+					continue
+				}
+				d0 := uint64(e.Down[i])<<efCol | efLow | ^(uint64(1)<<(32+efCol) - 1)
+				sc.tab[uint8(levels-3)] |= 1 << 63
+				want := efSearchGo(&sc, f, d0)
+				sc.st = efState{f: f, d: d0}
+				calls := 0
+				for !efLoop(&sc, pops) {
+					calls++
+				}
+				if sc.st.count != want {
+					t.Fatalf("N=%d task %d, %d pops a call: %d completions, Go loop %d", e.N, i, pops, sc.st.count, want)
+				}
+				tasksRun++
+				if calls > 0 {
+					withPops++
+				}
+			}
+		}
+		if tasksRun == 0 || pops < 8 && withPops == 0 {
+			t.Errorf("%d pops a call: %d tasks, %d of them resumed", pops, tasksRun, withPops)
+		}
+	}
+}
+
 // copyEightfoldWords copies the words and Meta of a batch into a batch
 // of any earlier size, and the copy counts what the original counts.
 func TestCopyEightfoldWords(t *testing.T) {
