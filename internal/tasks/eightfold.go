@@ -471,6 +471,12 @@ func DefaultSplit(n int) int {
 // emit returns, so emit must copy what it keeps. An error from emit stops
 // the enumeration and is returned.
 func EnumerateEightfold(n, split, batch int, emit func(*Eightfold) error) error {
+	return enumerateEightfold(n, split, batch, nil, emit)
+}
+
+// enumerateEightfold is EnumerateEightfold, feeding dig (if not nil) with
+// each border and task as they come.
+func enumerateEightfold(n, split, batch int, dig *eightfoldDigester, emit func(*Eightfold) error) error {
 	borders, err := EightfoldBorders(n, split)
 	if err != nil {
 		return err
@@ -478,7 +484,7 @@ func EnumerateEightfold(n, split, batch int, emit func(*Eightfold) error) error 
 	if batch < 1 {
 		batch = 1
 	}
-	e := efEnum{n: n, batch: batch, emit: emit, out: &Eightfold{N: n, Split: split}}
+	e := efEnum{n: n, batch: batch, emit: emit, dig: dig, out: &Eightfold{N: n, Split: split}}
 	e.high = ^uint32(0) << n
 	for _, b := range borders {
 		e.pl = planBorder(n, split, b)
@@ -490,6 +496,9 @@ func EnumerateEightfold(n, split, batch int, emit func(*Eightfold) error) error 
 			e.cols[q[i][0]] = uint8(q[i][1])
 		}
 		e.meta = e.pl.shape | uint32(b.Weight)<<24
+		if dig != nil {
+			dig.border(e.cols[:n], byte(b.Weight))
+		}
 		if err := e.prefix(0, e.pl.l, e.pl.r, e.pl.d); err != nil {
 			return err
 		}
@@ -503,6 +512,7 @@ func EnumerateEightfold(n, split, batch int, emit func(*Eightfold) error) error 
 type efEnum struct {
 	n, batch int
 	emit     func(*Eightfold) error
+	dig      *eightfoldDigester
 	out      *Eightfold
 	pl       borderPlan
 	high     uint32 // the bits from n up
@@ -519,6 +529,13 @@ func (e *efEnum) prefix(i int, l, r uint64, d uint32) error {
 	}
 	pl := &e.pl
 	if i == pl.p {
+		if e.dig != nil {
+			var pre [32]uint8
+			for j, r := range pl.rows[:pl.p] {
+				pre[j] = e.cols[r]
+			}
+			e.dig.task(pre[:pl.p])
+		}
 		o := e.out
 		o.Cols = append(o.Cols, e.cols[:e.n]...)
 		o.Left = append(o.Left, l)
