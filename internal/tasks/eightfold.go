@@ -445,7 +445,7 @@ func (e *Eightfold) reset() {
 // DefaultSplit is the prefix (rows filled on the host below the border)
 // of the eightfold tasks for n. Every backend uses it, so that batch
 // numbers mean the same tasks everywhere. It gives about 11 thousand tasks
-// at N=12, 860 thousand at N=16, 9.7 million at N=20 and 25 million at
+// at N=12, 860 thousand at N=16, 9.9 million at N=20 and 26 million at
 // N=22: millions of small tasks for a GPU from N=19 on, and for the CPU
 // batches of a few hundred thousand nodes at N=16 to 18.
 func DefaultSplit(n int) int {
