@@ -3,6 +3,7 @@ package tasks_test
 import (
 	"fmt"
 	"math/bits"
+	"math/rand/v2"
 	"os"
 	"runtime"
 	"sort"
@@ -625,6 +626,32 @@ func TestEightfoldOrientation(t *testing.T) {
 			t.Errorf("N=%d: two queens in column 1 make a border", n)
 		}
 	}
+	// Large N, at the default threshold: the canonical border of a
+	// random valid border is one of its images, with the orbit's weight.
+	restoreDefault := tasks.SetOrientMinN(17)
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, n := range []int{17, 20, 24, 28} {
+		for found := 0; found < 20; {
+			b := tasks.Border{Top: rng.IntN(n), Bottom: rng.IntN(n), Left: 1 + rng.IntN(n-2), Right: 1 + rng.IntN(n-2)}
+			o, err := tasks.OrbitBorder(n, b)
+			if err != nil {
+				continue
+			}
+			found++
+			stab, image := 0, false
+			for _, op := range symmetry.Ops {
+				img := imageOf(n, b, op)
+				stab += btoi(img == b)
+				key := o
+				key.Weight = 0
+				image = image || img == key
+			}
+			if !image || o.Weight != 8/stab {
+				t.Fatalf("N=%d: OrbitBorder(%+v) = %+v: an image %v, stabiliser %d", n, b, o, image, stab)
+			}
+		}
+	}
+	restoreDefault()
 	procs := runtime.GOMAXPROCS(1)
 	one, _ := tasks.EightfoldBorders(12, 2)
 	runtime.GOMAXPROCS(3)
@@ -650,4 +677,11 @@ func TestEightfoldOrientation(t *testing.T) {
 			t.Errorf("N=%d: %d nodes below the oriented borders, %d below rank's", n, nodes[1], nodes[0])
 		}
 	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
