@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"sync"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
@@ -134,11 +135,19 @@ func count(ctx context.Context, spec nq.Spec, w int, sel func(int) bool, done fu
 	case nq.Symmetry:
 		return runPool(ctx, w, sel, done, boardsOf(tasks.Symmetry), symmetryBoards)
 	case nq.Eightfold:
+		// The batches' arrays go round: a worker hands its batch back
+		// once searched, and the enumeration fills it again, so a count
+		// allocates a few batches, not one per batch.
+		var free sync.Pool
 		return runPool(ctx, w, sel, done, func(send func(*tasks.Eightfold) error) error {
 			return tasks.EnumerateEightfold(n, depth, batch, func(e *tasks.Eightfold) error {
-				return send(cloneEightfold(e))
+				c, _ := free.Get().(*tasks.Eightfold)
+				return send(copyEightfoldWords(c, e))
 			})
-		}, eightfoldBatch)
+		}, func(e *tasks.Eightfold, t *tally) {
+			eightfoldBatch(e, t)
+			free.Put(e)
+		})
 	default: // nq.CarryChain
 		return runPool(ctx, w, sel, done, func(send func(*tasks.Frames) error) error {
 			return tasks.EnumerateFrames(n, batch, func(f *tasks.Frames) error {

@@ -25,15 +25,23 @@ import (
 //   - The queens placed before the search (border and prefix) never
 //     change, so their attacks on each level are computed once per task
 //     (tab); l, d, r carry the search's own queens.
-//   - Each level's attack words live in per-level arrays, not registers:
-//     the loop keeps only the free columns f, the level and the stack
-//     pointer in registers, and Go's register allocation stays spill-free.
+//   - The current level's words l, d, r are registers; a frame saves a
+//     level's untried columns and its words together, and a pop restores
+//     them. The table and the frames hang off one pointer (efScratch),
+//     which leaves Go's register allocator nearly enough registers for
+//     the step: two values are spilled (stored on the common path,
+//     reloaded only where the search descends or counts the last two
+//     levels).
 //   - A level is pushed onto the frame stack only if it still has
 //     columns to try (sp += f != 0, without a branch); a pop then always
 //     lands on a level with work, never on an exhausted one.
 //   - The last two levels are not searched: from the level before them
 //     (at most two columns left) a few bit operations count the
 //     completions (last2).
+//   - The search that counts (eightfoldTask) keeps no node counter: its
+//     twin eightfoldTaskNodes, the same loop with the counter, is what
+//     the tests compare with the C search and the reference, and a test
+//     checks that the two count the same completions task by task.
 
 // efCol is the bit of column 0 in the search's 64-bit words, and efLow
 // the bits below it.
@@ -44,12 +52,22 @@ const (
 
 // efScratch is the search's working memory, reused from task to task.
 // Levels and the stack pointer are uint8, so indexing arrays of 256 needs
-// no bounds check.
+// no bounds check. The assembly search (eightfold_amd64.s) reads the same
+// layout, and keeps its state between calls in st.
 type efScratch struct {
-	tab        [256]uint64 // per level j: the attacks on level j+1 | shift
-	sf         [256]uint64 // frame stack: free columns | level
-	sd, sl, sr [256]uint64 // per level: the words it sees
+	tab [256]uint64  // per level j: the attacks on level j+1 | shift
+	fr  [256]efFrame // the frame stack
+	st  efState
 }
+
+// efFrame is a saved level: its untried columns with the level in bits
+// 0..5, and the words it sees.
+type efFrame struct{ f, l, d, r uint64 }
+
+// efState is a search in progress, for efLoop: the current level's free
+// columns f and words l, d, r, the level, the frame stack's top as a byte
+// offset (32 per frame), and the completions so far.
+type efState struct{ f, l, d, r, lvl, sp, count uint64 }
 
 // eightfoldBatch adds Σ weight × completions over the tasks of b to
 // t.orbit[8].
@@ -57,20 +75,19 @@ func eightfoldBatch(b *tasks.Eightfold, t *tally) {
 	var sc efScratch
 	var sum uint64
 	for i := 0; i < b.Len(); i++ {
-		c, _ := eightfoldTask(b.Left[i], b.Right[i], b.Down[i], b.Meta[i], &sc)
-		sum += b.Weight(i) * c
+		sum += b.Weight(i) * eightfoldTask(b.Left[i], b.Right[i], b.Down[i], b.Meta[i], &sc)
 	}
 	t.orbit[8] += sum
 }
 
 // EightfoldTask counts the completions of task i of b and the nodes of
 // its search: the queens the search places, one per level but the last (a
-// completion's last queen is found by a test, not placed). It is the
-// search cpu runs, exported for the tests that compare it with the C
-// search of kernels/host.
+// completion's last queen is found by a test, not placed). It runs the
+// search cpu runs, with a node counter (eightfoldTaskNodes), exported for
+// the tests that compare it with the C search of kernels/host.
 func EightfoldTask(b *tasks.Eightfold, i int) (completions, nodes uint64) {
 	var sc efScratch
-	return eightfoldTask(b.Left[i], b.Right[i], b.Down[i], b.Meta[i], &sc)
+	return eightfoldTaskNodes(b.Left[i], b.Right[i], b.Down[i], b.Meta[i], &sc)
 }
 
 // efTable fills sc.tab for a task (see tasks.Eightfold for the words and
@@ -113,38 +130,64 @@ func last2(f, l, d, r, t uint64) uint64 {
 }
 
 // eightfoldTask searches one task given its words and Meta (see
-// tasks.Eightfold) and returns its completions and nodes.
-func eightfoldTask(left, right uint64, down, meta uint32, sc *efScratch) (count, nodes uint64) {
+// tasks.Eightfold) and returns its completions: efSearch below the table.
+func eightfoldTask(left, right uint64, down, meta uint32, sc *efScratch) uint64 {
 	levels, f := efTable(left, right, down, meta, sc)
 	// d0 has every bit that is not a column of the board set.
 	d0 := uint64(down)<<efCol | efLow | ^(uint64(1)<<(32+efCol) - 1)
 	switch levels {
 	case 1:
-		return (f | -f) >> 63, 0
+		return (f | -f) >> 63
 	case 2:
-		return last2(f, 0, d0, 0, sc.tab[0]), uint64(bits.OnesCount64(f))
+		return last2(f, 0, d0, 0, sc.tab[0])
 	}
 	// The level before the last two is flagged in bit 63 of its table
 	// word: its children are counted by last2, not pushed.
 	sc.tab[uint8(levels-3)] |= 1 << 63
-	tab, sf, sd, sl, sr := &sc.tab, &sc.sf, &sc.sd, &sc.sl, &sc.sr
+	return efSearch(sc, f, d0)
+}
+
+// efBudget is how many pops efLoop makes per call at most. Between two
+// pops the search only descends or tries the columns of one level (about
+// 4 steps a pop at N=16), so a call ends within about 5 ms and the
+// goroutine reaches a point where the runtime can preempt it: it never
+// preempts assembly, and a task of a large N runs for minutes.
+const efBudget = 1 << 18
+
+// efSearch runs the search loop from level 0, whose free columns are f
+// and whose down word is d0, over sc.tab (flagged), and returns
+// the completions: with efLoop where the CPU has it (efAsm), else with
+// efSearchGo. Both are the same search as eightfoldTaskNodes without the
+// node counter: a change to one is a change to all three.
+func efSearch(sc *efScratch, f, d0 uint64) uint64 {
+	if !efAsm {
+		return efSearchGo(sc, f, d0)
+	}
+	sc.st = efState{f: f, d: d0}
+	for !efLoop(sc, efBudget) {
+	}
+	return sc.st.count
+}
+
+// efSearchGo is efSearch in Go.
+func efSearchGo(sc *efScratch, f, d0 uint64) (count uint64) {
 	var lvl, sp uint8
-	sd[0], sl[0], sr[0] = d0, 0, 0
+	l, d, r := uint64(0), d0, uint64(0)
 	for {
 		if f == 0 {
 			if sp == 0 {
-				return count, nodes
+				return count
 			}
 			sp--
-			w := sf[sp]
-			lvl = uint8(w & efLow)
-			f = w &^ efLow
+			p := &sc.fr[sp]
+			lvl = uint8(p.f & efLow)
+			f = p.f &^ efLow
+			l, d, r = p.l, p.d, p.r
 		}
 		bit := f & -f
 		f ^= bit
-		nodes++
-		t := tab[lvl]
-		nl, nd, nr := (sl[lvl]|bit)<<(t&63), sd[lvl]|bit, (sr[lvl]|bit)>>(t&63)
+		t := sc.tab[lvl]
+		nl, nd, nr := (l|bit)<<(t&63), d|bit, (r|bit)>>(t&63)
 		nf := ^(nl | nd | nr | t)
 		if nf == 0 {
 			continue
@@ -152,21 +195,65 @@ func eightfoldTask(left, right uint64, down, meta uint32, sc *efScratch) (count,
 		if int64(t) < 0 {
 			// last2(nf, nl, nd, nr, tab[lvl+1]), written out: Go
 			// does not inline it, and a call costs spills here.
-			t2 := tab[lvl+1]
+			t2 := sc.tab[lvl+1]
 			g := ^(nl<<(t2&63) | nd | nr>>(t2&63) | t2)
 			b1 := nf & -nf
 			b2 := nf ^ b1
 			z1 := g &^ (b1 | b1<<(t2&63) | b1>>(t2&63))
 			z2 := g &^ (b2 | b2<<(t2&63) | b2>>(t2&63)) & uint64(int64(b2|-b2)>>63)
 			count += (z1|-z1)>>63 + (z2|-z2)>>63
+			continue
+		}
+		sc.fr[sp] = efFrame{f | uint64(lvl), l, d, r}
+		sp += uint8((f | -f) >> 63)
+		lvl++
+		l, d, r, f = nl, nd, nr, nf
+	}
+}
+
+// eightfoldTaskNodes is eightfoldTask with a node counter: it returns the
+// completions and the queens the search places (see EightfoldTask).
+func eightfoldTaskNodes(left, right uint64, down, meta uint32, sc *efScratch) (count, nodes uint64) {
+	levels, f := efTable(left, right, down, meta, sc)
+	d0 := uint64(down)<<efCol | efLow | ^(uint64(1)<<(32+efCol) - 1)
+	switch levels {
+	case 1:
+		return (f | -f) >> 63, 0
+	case 2:
+		return last2(f, 0, d0, 0, sc.tab[0]), uint64(bits.OnesCount64(f))
+	}
+	sc.tab[uint8(levels-3)] |= 1 << 63
+	var lvl, sp uint8
+	l, d, r := uint64(0), d0, uint64(0)
+	for {
+		if f == 0 {
+			if sp == 0 {
+				return count, nodes
+			}
+			sp--
+			p := &sc.fr[sp]
+			lvl = uint8(p.f & efLow)
+			f = p.f &^ efLow
+			l, d, r = p.l, p.d, p.r
+		}
+		bit := f & -f
+		f ^= bit
+		nodes++
+		t := sc.tab[lvl]
+		nl, nd, nr := (l|bit)<<(t&63), d|bit, (r|bit)>>(t&63)
+		nf := ^(nl | nd | nr | t)
+		if nf == 0 {
+			continue
+		}
+		if int64(t) < 0 {
+			count += last2(nf, nl, nd, nr, sc.tab[lvl+1])
 			nodes += uint64(bits.OnesCount64(nf))
 			continue
 		}
-		sf[sp] = f | uint64(lvl)
+		sc.fr[sp] = efFrame{f | uint64(lvl), l, d, r}
 		sp += uint8((f | -f) >> 63)
 		lvl++
-		sd[lvl], sl[lvl], sr[lvl] = nd, nl, nr
-		f = nf
+		l, d, r, f = nl, nd, nr, nf
 	}
 }
 
@@ -188,12 +275,16 @@ func solveEightfoldTotal(ctx context.Context, n, split, batch, workers int) (uin
 	return p[3], nil
 }
 
-func cloneEightfold(e *tasks.Eightfold) *tasks.Eightfold {
-	c := *e
-	c.Cols = append([]uint8(nil), e.Cols...)
-	c.Left = append([]uint64(nil), e.Left...)
-	c.Right = append([]uint64(nil), e.Right...)
-	c.Down = append([]uint32(nil), e.Down...)
-	c.Meta = append([]uint32(nil), e.Meta...)
-	return &c
+// copyEightfoldWords copies into c (a new batch if nil) what the search
+// reads of batch e: N, Split and the tasks' words and Meta, not Cols.
+func copyEightfoldWords(c, e *tasks.Eightfold) *tasks.Eightfold {
+	if c == nil {
+		c = &tasks.Eightfold{}
+	}
+	c.N, c.Split, c.Cols = e.N, e.Split, nil
+	c.Left = append(c.Left[:0], e.Left...)
+	c.Right = append(c.Right[:0], e.Right...)
+	c.Down = append(c.Down[:0], e.Down...)
+	c.Meta = append(c.Meta[:0], e.Meta...)
+	return c
 }

@@ -43,12 +43,18 @@ func TestEightfoldTotal(t *testing.T) {
 }
 
 // checkTasks compares EightfoldTask with taskstest.SearchEightfold on each
-// task of e: completions and nodes. It returns how many tasks have a
-// completion.
+// task of e: completions and nodes; and the search that counts
+// (eightfoldTask, without a node counter) with EightfoldTask's. It
+// returns how many tasks have a completion.
 func checkEightfoldTasks(t *testing.T, e *tasks.Eightfold) (nonzero int) {
 	t.Helper()
+	var sc efScratch
 	for i := 0; i < e.Len(); i++ {
 		c, nodes := EightfoldTask(e, i)
+		if fast := eightfoldTask(e.Left[i], e.Right[i], e.Down[i], e.Meta[i], &sc); fast != c {
+			t.Fatalf("N=%d task %d %v (meta %x): %d completions, %d with the node counter",
+				e.N, i, e.Task(i), e.Meta[i], fast, c)
+		}
 		wc, wn := taskstest.SearchEightfold(e.Task(i))
 		if c != wc || nodes != wn {
 			t.Fatalf("N=%d task %d %v (meta %x): search %d completions, %d nodes; reference %d, %d",
@@ -102,6 +108,97 @@ func TestEightfoldLargeN(t *testing.T) {
 	}
 }
 
+// The assembly loop (where the CPU runs it) counts what the Go loop
+// counts, task by task, whatever its budget of pops per call: it saves
+// and resumes its state between calls.
+func TestEightfoldLoops(t *testing.T) {
+	if !efAsm {
+		t.Skip("no assembly search on this CPU or architecture")
+	}
+	var batches []*tasks.Eightfold
+	for _, c := range []struct{ n, split int }{{8, 0}, {11, 1}, {12, 2}} {
+		batches = append(batches, collectEightfold(t, c.n, c.split)...)
+	}
+	for _, c := range []struct {
+		n, split int
+		seed     uint64
+	}{{17, 1, 5}, {22, 6, 6}, {28, 11, 7}} {
+		e, err := taskstest.RandomEightfold(c.n, c.split, 8, c.seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		batches = append(batches, e)
+	}
+	var sc efScratch
+	for _, pops := range []uint64{1, 2, 7, efBudget} {
+		tasksRun, withPops := 0, 0
+		for _, e := range batches {
+			for i := 0; i < e.Len(); i++ {
+				levels, f := efTable(e.Left[i], e.Right[i], e.Down[i], e.Meta[i], &sc)
+				if levels < 3 {
+					continue
+				}
+				d0 := uint64(e.Down[i])<<efCol | efLow | ^(uint64(1)<<(32+efCol) - 1)
+				sc.tab[uint8(levels-3)] |= 1 << 63
+				want := efSearchGo(&sc, f, d0)
+				sc.st = efState{f: f, d: d0}
+				calls := 0
+				for !efLoop(&sc, pops) {
+					calls++
+				}
+				if sc.st.count != want {
+					t.Fatalf("N=%d task %d, %d pops a call: %d completions, Go loop %d", e.N, i, pops, sc.st.count, want)
+				}
+				tasksRun++
+				if calls > 0 {
+					withPops++
+				}
+			}
+		}
+		if tasksRun == 0 || pops < 8 && withPops == 0 {
+			t.Errorf("%d pops a call: %d tasks, %d of them resumed", pops, tasksRun, withPops)
+		}
+	}
+}
+
+// copyEightfoldWords copies the words and Meta of a batch into a batch
+// of any earlier size, and the copy counts what the original counts.
+func TestCopyEightfoldWords(t *testing.T) {
+	big, err := taskstest.RandomEightfold(13, 2, 300, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	small, err := taskstest.RandomEightfold(11, 1, 20, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name     string
+		into, of *tasks.Eightfold
+	}{
+		{"fresh", nil, small},
+		{"grow", small.Clone(), big},
+		{"shrink", big.Clone(), small},
+	} {
+		got := copyEightfoldWords(c.into, c.of)
+		if got.N != c.of.N || got.Split != c.of.Split || got.Cols != nil || got.Len() != c.of.Len() {
+			t.Fatalf("%s: N=%d split %d, %d tasks, cols %v; want N=%d split %d, %d tasks, no cols",
+				c.name, got.N, got.Split, got.Len(), got.Cols != nil, c.of.N, c.of.Split, c.of.Len())
+		}
+		for i := 0; i < got.Len(); i++ {
+			if got.Left[i] != c.of.Left[i] || got.Right[i] != c.of.Right[i] || got.Down[i] != c.of.Down[i] || got.Meta[i] != c.of.Meta[i] {
+				t.Fatalf("%s: task %d differs", c.name, i)
+			}
+		}
+		var a, b tally
+		eightfoldBatch(got, &a)
+		eightfoldBatch(c.of, &b)
+		if a != b || a.orbit[8] == 0 {
+			t.Fatalf("%s: copy counts %d, original %d", c.name, a.orbit[8], b.orbit[8])
+		}
+	}
+}
+
 func TestEightfoldCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -137,7 +234,7 @@ func BenchmarkEightfold(b *testing.B) {
 func collectEightfold(tb testing.TB, n, split int) []*tasks.Eightfold {
 	var out []*tasks.Eightfold
 	err := tasks.EnumerateEightfold(n, split, 4096, func(e *tasks.Eightfold) error {
-		out = append(out, cloneEightfold(e))
+		out = append(out, e.Clone())
 		return nil
 	})
 	if err != nil {

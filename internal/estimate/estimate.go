@@ -21,9 +21,9 @@
 // 2-worker speed-up is 1.8 to 2.0, and the batches stay small enough to
 // keep every core busy to the end. Other algorithms cost a fixed multiple
 // of symmetry's, measured with one worker at N=14 to 16: carrychain 4.5,
-// mirror 1.9, bitmap 6, backtrack 42; eightfold 0.7 (N=16, 17, two
-// workers, docs/performance.md). An algorithm not in that list is taken as
-// symmetry.
+// mirror 1.9, bitmap 6, backtrack 42; eightfold 0.6 (N=16: 0.66, N=17:
+// 0.60, two workers, docs/performance.md). An algorithm not in that list
+// is taken as symmetry.
 //
 // The estimate is for the reference machine; a current server core is
 // about as fast or up to twice as fast, so read it as "about", within a
@@ -43,7 +43,7 @@ var refSeconds = map[int]float64{14: 0.068, 15: 0.264, 16: 1.69, 17: 12.99}
 
 // algoFactor is an algorithm's time over symmetry's.
 var algoFactor = map[nq.Algo]float64{
-	nq.Eightfold:  0.7,
+	nq.Eightfold:  0.6,
 	nq.Symmetry:   1,
 	nq.CarryChain: 4.5,
 	nq.Mirror:     1.9,

@@ -48,8 +48,8 @@ func DepthFor(n, minTasks int) int {
 // the same rule for small N (stop at the first split that does not at
 // least double the tasks). minTasks <= 0 gives DefaultSplit(n). For one
 // H100's 2,162,688 tasks that is split 4 at N=16 and 17 (the default 3
-// has 861,949 and 1,698,421 tasks) and the default 3 from N=18 on
-// (3,188,272 tasks).
+// has 861,949 and 1,744,579 tasks) and the default 3 from N=18 on
+// (3,282,802 tasks).
 func SplitFor(n, minTasks int) int {
 	if minTasks <= 0 || n < 5 || n > 28 {
 		return DefaultSplit(n)

@@ -128,7 +128,7 @@ func TestSplitFor(t *testing.T) {
 	}{
 		{16, 0, DefaultSplit(16)},
 		{16, h100, 4}, // the default 3 has 861,949 tasks, 4 has 3,230,069
-		{17, h100, 4}, // 3 has 1,698,421
+		{17, h100, 4}, // 3 has 1,744,579
 		{18, h100, DefaultSplit(18)},
 		{4, h100, DefaultSplit(4)},
 	}

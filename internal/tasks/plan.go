@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"crypto/sha256"
+	"hash"
 	"math/bits"
 )
 
@@ -77,21 +78,62 @@ func DigestFrames(n, batch int) (Digest, error) {
 }
 
 // DigestEightfold enumerates the eightfold tasks that EnumerateEightfold
-// lists for the same arguments and digests them. Each task enters the hash
-// as N bytes, one per row (the column of the queen the task places there,
-// NoQueen for a row of the search), then its weight; the words and the
-// shape follow from them.
+// lists for the same arguments and digests them. The tasks come border by
+// border; each border with tasks enters the hash once, as N bytes (one
+// per row: the column of its queen there, NoQueen for a row without one),
+// its weight, the number of its tasks (4 bytes, little-endian) and then
+// each task's prefix queens, their columns top down (the same number for
+// every task of the border). The words and the shape follow from them.
+// (A task is 3 bytes at N=17, not the N+1 of its rows: the digest runs
+// next to the workers.)
 func DigestEightfold(n, split, batch int) (Digest, error) {
-	var buf []byte
-	return digest(func(add func(int, []byte)) error {
-		return EnumerateEightfold(n, split, batch, func(e *Eightfold) error {
-			buf = buf[:0]
-			for i := 0; i < e.Len(); i++ {
-				buf = append(buf, e.Task(i)...)
-				buf = append(buf, byte(e.Weight(i)))
-			}
-			add(e.Len(), buf)
-			return nil
-		})
+	var d Digest
+	w := &eightfoldDigester{n: n, h: sha256.New()}
+	err := enumerateEightfold(n, split, batch, w, func(e *Eightfold) error {
+		d.Tasks += int64(e.Len())
+		d.Batches++
+		return nil
 	})
+	if err != nil {
+		return Digest{}, err
+	}
+	w.flush()
+	w.h.Sum(d.SHA256[:0])
+	return d, nil
+}
+
+// eightfoldDigester hashes eightfold tasks as DigestEightfold describes,
+// fed by the enumeration: border starts a border's tasks, task adds one.
+type eightfoldDigester struct {
+	n      int
+	h      hash.Hash
+	head   []byte // the current border and its weight
+	count  uint32 // its tasks so far
+	prefix []byte // their prefix queens' columns
+}
+
+// border ends the tasks of the border before (hashing them, if any) and
+// starts those of the border whose queens cols gives by row (NoQueen
+// elsewhere), of the given weight.
+func (w *eightfoldDigester) border(cols []uint8, weight byte) {
+	w.flush()
+	w.head = append(append(w.head[:0], cols[:w.n]...), weight)
+}
+
+// task adds a task of the current border, given its prefix queens'
+// columns.
+func (w *eightfoldDigester) task(prefix []uint8) {
+	w.prefix = append(w.prefix, prefix...)
+	w.count++
+}
+
+// flush hashes the current border's tasks, if it has any.
+func (w *eightfoldDigester) flush() {
+	if w.count == 0 {
+		return
+	}
+	w.h.Write(w.head)
+	w.h.Write([]byte{byte(w.count), byte(w.count >> 8), byte(w.count >> 16), byte(w.count >> 24)})
+	w.h.Write(w.prefix)
+	w.count, w.prefix = 0, w.prefix[:0]
 }

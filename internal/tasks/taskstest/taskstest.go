@@ -169,15 +169,14 @@ func SearchEightfold(cols []uint8) (completions, nodes uint64) {
 }
 
 // RandomEightfold returns count eightfold tasks of n (5 <= n <= 28) with
-// split rows of prefix, each a random canonical border (tasks.
-// EightfoldBorders) whose prefix rows are filled by a random descent
+// split rows of prefix, each the canonical border (tasks.OrbitBorder) of
+// a random valid border whose prefix rows are filled by a random descent
 // through free columns: every task is one that tasks.EnumerateEightfold
 // lists for the same n and split (built by tasks.AppendEightfoldTask); a
 // task may come twice. The same seed gives the same tasks.
 func RandomEightfold(n, split, count int, seed uint64) (*tasks.Eightfold, error) {
-	borders, err := tasks.EightfoldBorders(n, split)
-	if err != nil {
-		return nil, err
+	if n < 5 || n > 28 || split < 0 {
+		return nil, fmt.Errorf("taskstest: no eightfold tasks of N=%d split %d", n, split)
 	}
 	rng := rand.New(rand.NewPCG(seed, uint64(n)<<8|uint64(split)))
 	e := &tasks.Eightfold{N: n, Split: split}
@@ -185,7 +184,10 @@ func RandomEightfold(n, split, count int, seed uint64) (*tasks.Eightfold, error)
 		if tries > 1000*count {
 			return nil, fmt.Errorf("taskstest: N=%d split=%d: no task found in %d tries", n, split, tries)
 		}
-		b := borders[rng.IntN(len(borders))]
+		b, err := tasks.OrbitBorder(n, randomBorder(n, rng))
+		if err != nil {
+			continue // queens that attack each other
+		}
 		pre, _ := tasks.EightfoldRows(n, split, b)
 		queens := [][2]int{{0, b.Top}, {n - 1, b.Bottom}, {b.Left, 0}, {b.Right, n - 1}}
 		prefix := make([]int, 0, len(pre))
@@ -216,4 +218,31 @@ func RandomEightfold(n, split, count int, seed uint64) (*tasks.Eightfold, error)
 		}
 	}
 	return e, nil
+}
+
+// randomBorder returns a random border pattern of n: one queen on each
+// border line, a corner queen on both of its lines. Its queens may attack
+// each other.
+func randomBorder(n int, rng *rand.Rand) tasks.Border {
+	b := tasks.Border{Top: rng.IntN(n), Bottom: rng.IntN(n)}
+	// A queen in a corner is on two lines.
+	switch b.Top {
+	case 0:
+		b.Left = 0
+	case n - 1:
+		b.Right = 0
+	}
+	switch b.Bottom {
+	case 0:
+		b.Left = n - 1
+	case n - 1:
+		b.Right = n - 1
+	}
+	if b.Top != 0 && b.Bottom != 0 {
+		b.Left = 1 + rng.IntN(n-2)
+	}
+	if b.Top != n-1 && b.Bottom != n-1 {
+		b.Right = 1 + rng.IntN(n-2)
+	}
+	return b
 }
