@@ -89,9 +89,10 @@ static __device__ __forceinline__ void nq_block_add_counts(const nq_counts *k, u
  * nq_block_add1 sums one per-thread counter over the block and adds the
  * sum to *out with one atomicAdd (none for a zero sum). The rules of
  * nq_block_add3 apply: every thread of the block calls it, once; blockDim.x
- * a multiple of 32, at most 1024.
+ * a multiple of 32, at most 1024. Not static, for the reason nq_block_add3
+ * gives.
  */
-static __device__ __forceinline__ void nq_block_add1(unsigned long long v, unsigned long long *out)
+__device__ __forceinline__ void nq_block_add1(unsigned long long v, unsigned long long *out)
 {
 	__shared__ unsigned long long part1[32];
 	const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;

@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -256,6 +257,27 @@ func TestCommittedPTX(t *testing.T) {
 	for f := range files {
 		if strings.HasSuffix(f, ".ptx") && !slices.Contains(modules, f) {
 			t.Errorf("kernels/ptx/%s has no kernels/*.cu: run make ptx", f)
+		}
+	}
+}
+
+// The committed PTX must not depend on the folder it was built in: nvcc
+// names the shared arrays of functions with internal linkage after a hash
+// of the build directory (_INTERNAL_<hash>), so a static function with a
+// __shared__ array makes make ptx-check fail on every other checkout.
+func TestPTXHasNoBuildPathHash(t *testing.T) {
+	files, err := filepath.Glob("ptx/*.ptx")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no committed PTX: %v", err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i := bytes.Index(b, []byte("_INTERNAL_")); i >= 0 {
+			end := min(len(b), i+60)
+			t.Errorf("%s names %q, which depends on the build folder: drop static from the function that owns that __shared__ array", f, b[i:end])
 		}
 	}
 }
