@@ -6,12 +6,12 @@
 # checkpoint is saved, that the restarted pod finishes from it, and that
 # the merged counts equal an unsharded run.
 #
-#   deploy/k8s/test-local.sh [N [SHARDS]]      (default N=17, 4 shards)
+#   deploy/k8s/test-local.sh [N [SHARDS]]      (default N=18, 4 shards)
 #
 # Uses bin/nqueens-gpu (make build) or NQUEENS_BIN, and /bin/sh (dash on
 # Debian) as in the image.
 set -euo pipefail
-n=${1:-17}
+n=${1:-18}
 shards=${2:-4}
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
