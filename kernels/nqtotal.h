@@ -9,54 +9,71 @@
  * empty rows from the start row down, with a plain bitmap search, and
  * adds weight per completion.
  *
- * Words. Bit c of a word is column c. d holds the columns taken, plus
- * every bit from n to 31, so that a level's free columns are the zero bits
- * of l | d | r | fixed. l and r hold the diagonals of the queens the search
- * places itself (l moving to higher columns row by row, r to lower ones);
- * the queens placed before the search (border and prefix) never change,
+ * Words. Column c of the board is bit c + 4 of a word (NQ_EF_COL0), so
+ * that the columns the search can fill, 1..n-2 (the border's side queens
+ * hold columns 0 and n-1), are bits 5..30 for every n <= 28 (NQ_EF_COLS);
+ * the bits outside, 0..4 and 31, carry other things. The current level's
+ * words:
+ *
+ *   bit   the column of the queen the next step places (the lowest free
+ *         column not yet tried), 0 once the task is finished
+ *   f     the level's free columns not yet tried, bit excepted
+ *   d     the columns taken, and the bits of the columns from n-1 up to
+ *         26 (so that a level's free columns are the zero bits of l | d |
+ *         r | t within NQ_EF_COLS), with the level in bits 0..4
+ *         (NQ_EF_LVL)
+ *   l, r  the diagonals of the queens the search places itself, l moving
+ *         to higher columns row by row, r to lower ones (bits outside
+ *         NQ_EF_COLS hold diagonals that have left the board)
+ *
+ * The queens placed before the search (border and prefix) never change,
  * so their diagonals on each level are worked out once per task into a
  * table, one word per level:
  *
  *   tab[j], j = 0..J-2, describes the step from level j to level j+1:
- *     bits 1..27   the columns the placed queens' diagonals attack on
- *                  level j+1, leaving out the columns they take (d holds
- *                  those; bit 0, column 0, is always taken: the border's
- *                  left queen holds it)
- *     bit 0        set when level j+1 is the last level J-1: a queen on
- *                  level j then completes a solution exactly when level
- *                  j+1 has a free column (it has at most one), which the
- *                  step tests instead of placing it
- *     bits 28..29  the rows from level j to level j+1 (1, 2 or 3: a row
- *                  of the border's side queens lies between; it is
- *                  crossed by a longer shift, not a branch)
+ *     bits 5..30  the columns the placed queens' diagonals attack on level
+ *                 j+1 (NQ_EF_COLS)
+ *     bits 0..3   the rows from level j to level j+1 (1, 2 or 3: a row of
+ *                 the border's side queens lies between; it is crossed by
+ *                 a longer shift, not a branch); bit 4 is 0, so that the
+ *                 word's low five bits are the shift itself
+ *     bit 31      set when level j+1 is the last level J-1: a queen on
+ *                 level j then completes a solution exactly when level j+1
+ *                 has a free column (it has at most one), which the step
+ *                 tests instead of placing it
  *
- * The step. One iteration places one queen (a node): it takes the lowest
- * free column of the current level, derives the next level's words and
- * free columns, and then either descends (the child has a free column and
- * is not the last level), stays (the level has columns left), or pops the
- * most recent saved level. A level is saved (pushed) only when the search
- * descends from it while it still has columns left: so every saved level
- * has work, a pop never lands on an exhausted one, and the step needs no
- * inner loop. The only data a step reads is its level's table word, and a
- * frame when it pops. Every counter is 64-bit.
+ * The step. One iteration places one queen (a node), bit: it derives the
+ * next level's words and goes on with the next level (descend: the child
+ * has a free column and is not the last level) or with the most recently
+ * saved level (pop). A level is saved (pushed) first thing whenever it has
+ * columns left (f != 0); so a level that has columns left but whose child
+ * is dead is pushed and popped again in the same iteration (stay), every
+ * saved level has work, and the step needs no inner loop and no select
+ * between the three outcomes: the child's words are computed in place, and
+ * a pop overwrites them. Last, the next queen is split off the new f. The
+ * step reads its level's table word, and a frame when it pops; it writes a
+ * frame when the level has columns left. Below a task's first frame lies a
+ * sentinel frame with no columns: popping it finishes the task (bit 0).
  *
- * Stack layout. A frame is 16 bytes (nq_ef_frame: free columns with the
- * level in bits 27..31, then d, l, r); frame k of a thread is fr[k *
- * fstride], table word j is tab[j * tstride]. A thread-private stack has
- * strides 1. A block's stacks in shared memory interleave the threads:
- * frame k of thread t at frames[k * blockDim.x + t] (fr = frames + t,
- * fstride = blockDim.x), so the 32 threads of a warp touch 512 contiguous
- * bytes with one 128-bit access each; table word j of thread t at
- * tabs[j * blockDim.x + t], 32 consecutive words per warp. Neither has
- * bank conflicts. A task of J levels needs J-1 frames and J-1 table words
+ * Memory. The frames and table words of a thread are addressed by
+ * pointers and byte strides: frame k at base + k * fs (frame 0 is the
+ * sentinel), table word j at tab + j * ts. A thread-private search uses
+ * strides 16 and 4. A block's search in shared memory interleaves the
+ * threads: frame k of thread t at byte (k * blockDim.x + t) * 16 of the
+ * frame area, table word j at (j * blockDim.x + t) * 4 of the table area,
+ * so that the 32 threads of a warp touch 512 contiguous bytes with one
+ * 128-bit access each, and 32 consecutive words. Neither has bank
+ * conflicts. A task of J levels needs J frames (the sentinel, at most J-2
+ * saved levels and the one a stay writes above them) and J-1 table words
  * (NQ_EF_FRAMES).
  *
- * The API (nq_ef_state): nq_ef_start loads a task into a state, and
- * nq_ef_step runs one iteration and returns 0 once the task is finished
- * (and on every later call). A GPU thread whose task is finished loads the
- * next one inside the loop in which its warp goes on stepping (dynamic
- * fetching); nq_eightfold_task runs one task to the end (static kernels,
- * host tests). Both are the same code.
+ * The API (nq_ef_state): nq_ef_start loads a task into a state and
+ * returns 0 when the task needs no step, and nq_ef_step runs one iteration
+ * and returns 0 when it has finished the task (it must not be called again
+ * before the next nq_ef_start). The GPU kernels run nq_ef_step in a loop
+ * and load a thread's next task between two runs of it (eightfold.cu);
+ * nq_eightfold_task runs one task to the end (host tests). Both are the
+ * same code.
  */
 #ifndef NQTOTAL_H
 #define NQTOTAL_H
@@ -69,16 +86,19 @@
 #define NQ_ALIGN16
 #endif
 
-/* The bits of a free-columns word that hold columns; the level is above. */
-#define NQ_EF_COLS 0x07ffffffu
-#define NQ_EF_LEVEL 27
+/* Column c is bit c + NQ_EF_COL0; the searchable columns 1..n-2 lie in
+ * NQ_EF_COLS for every n <= 28; the level is in NQ_EF_LVL of d. */
+#define NQ_EF_COL0 4
+#define NQ_EF_COLS 0x7fffffe0u
+#define NQ_EF_LVL 0x1fu
+#define NQ_EF_LAST 0x80000000u
 
-/* NQ_EF_FRAMES(levels): the frames (and table words) a task of that many
- * levels needs; NQ_EF_FRAMES(NQ_MAXN - 3) is enough for every task. */
-#define NQ_EF_FRAMES(levels) ((levels) > 1 ? (levels) - 1 : 1)
+/* NQ_EF_FRAMES(levels): the frames a task of that many levels needs (and
+ * more than the table words it needs); NQ_EF_FRAMES(NQ_MAXN - 3) is enough
+ * for every task. */
+#define NQ_EF_FRAMES(levels) (levels)
 
-/* A saved level: its untried columns (with its level in bits 27..31) and
- * the words it sees. */
+/* A saved level: its untried columns and its words. */
 typedef struct NQ_ALIGN16 {
 	uint32_t f, d, l, r;
 } nq_ef_frame;
@@ -95,24 +115,47 @@ typedef struct {
 } nq_ef_counts;
 
 /*
- * nq_ef_state is one task's search in progress: the current level's free
- * columns f (with the level in bits 27..31; f == 0 once the task is
- * finished) and words d, l, r, the number of saved frames sp, the task's
- * weight, and where the thread's frames and table are.
+ * nq_ef_state is one task's search in progress: the current level's words
+ * (f, d, l, r and bit; see Words above), the next free frame (top), table
+ * word 0 (tab), the strides in bytes between frames (fs) and between table
+ * words (ts), and the task's weight.
  */
 typedef struct {
-	uint32_t f, d, l, r;
-	uint32_t sp, w;
-	nq_ef_frame *fr;
-	uint32_t *tab;
-	int fstride, tstride;
+	uint32_t f, d, l, r, bit;
+	char *top, *tab;
+	uint32_t fs, ts;
+	uint32_t w;
 } nq_ef_state;
 
+/* nq_ef_shl, nq_ef_shr: x shifted by the low five bits of s (one SHF on
+ * the GPU, which takes them as they are). */
+NQ_HD uint32_t nq_ef_shl(uint32_t x, uint32_t s)
+{
+#ifdef __CUDA_ARCH__
+	return __funnelshift_l(0u, x, s);
+#else
+	return x << (s & 31u);
+#endif
+}
+
+NQ_HD uint32_t nq_ef_shr(uint32_t x, uint32_t s)
+{
+#ifdef __CUDA_ARCH__
+	return __funnelshift_r(x, 0u, s);
+#else
+	return x >> (s & 31u);
+#endif
+}
+
 /*
- * nq_ef_start loads one task into s and fills its table:
+ * nq_ef_start loads one task into s and fills its table; it returns 1, or
+ * 0 when the task is settled already (then nq_ef_step must not run):
  *
- *   fr, fstride   the thread's frames (NQ_EF_FRAMES(levels) of them)
- *   tab, tstride  the thread's table words (as many)
+ *   tab, ts       the thread's table word 0 and the stride in bytes
+ *                 between its table words (NQ_EF_FRAMES(levels) - 1 of
+ *                 them)
+ *   base, fs      the thread's frame 0 and the stride in bytes between its
+ *                 frames (NQ_EF_FRAMES(levels) of them)
  *   left, right   the task's diagonal words (tasks.Eightfold.Left, Right):
  *                 at k rows below the start row, the placed queens attack
  *                 the columns of (uint32)((left << k) >> 32) |
@@ -126,21 +169,24 @@ typedef struct {
  *
  * A task of one level is settled here: its only level is the last.
  */
-NQ_HD void nq_ef_start(nq_ef_state *s, nq_ef_frame *fr, int fstride, uint32_t *tab, int tstride,
-		       uint64_t left, uint64_t right, uint32_t down, uint32_t meta, nq_ef_counts *k)
+NQ_HD int nq_ef_start(nq_ef_state *s, char *tab, uint32_t ts, char *base, uint32_t fs, uint64_t left,
+		      uint64_t right, uint32_t down, uint32_t meta, nq_ef_counts *k)
 {
 	const int levels = (int)(meta & 0xffu);
 	const int skip_a = (int)(meta >> 8 & 0xffu), skip_b = (int)(meta >> 16 & 0xffu);
 	int j, rows = 0;
-	s->fr = fr;
-	s->fstride = fstride;
 	s->tab = tab;
-	s->tstride = tstride;
+	s->ts = ts;
+	s->top = base + fs;
+	s->fs = fs;
 	s->w = meta >> 24;
-	s->sp = 0;
-	s->d = down;
+	s->d = down << NQ_EF_COL0 & NQ_EF_COLS; /* level 0 */
 	s->l = 0;
 	s->r = 0;
+	{
+		nq_ef_frame sentinel = {0u, 0u, 0u, 0u}; /* no columns: the end */
+		*(nq_ef_frame *)base = sentinel;
+	}
 	/* Rolled: once per task, and unrolling it costs the kernels
 	 * registers that the step loop then cannot have. */
 #ifdef __CUDA_ARCH__
@@ -149,69 +195,68 @@ NQ_HD void nq_ef_start(nq_ef_state *s, nq_ef_frame *fr, int fstride, uint32_t *t
 	for (j = 0; j + 1 < levels; j++) {
 		uint32_t sh = 1u + (j == skip_a) + (j == skip_b);
 		rows += (int)sh;
-		/* The diagonals' columns on level j+1, without the columns
-		 * that d holds anyway: those beyond the board (from n up, where
-		 * the shift and the flag go) and the taken ones. */
+		/* The diagonals' columns on level j+1. */
 		uint32_t fixed = (uint32_t)((left << rows) >> 32) | (uint32_t)(right >> rows);
-		tab[j * tstride] = (fixed & ~down & ~1u) | (j + 2 == levels ? 1u : 0u) | sh << 28;
+		*(uint32_t *)(tab + (uint32_t)j * ts) =
+			(fixed << NQ_EF_COL0 & NQ_EF_COLS) | sh | (j + 2 == levels ? NQ_EF_LAST : 0u);
 	}
-	s->f = ~(down | (uint32_t)(left >> 32) | (uint32_t)right);
+	s->f = ~((down | (uint32_t)(left >> 32) | (uint32_t)right) << NQ_EF_COL0) & NQ_EF_COLS;
 	if (levels == 1) { /* the start row is the last: a test settles it */
 		if (s->f != 0)
 			k->total += s->w;
-		s->f = 0;
+		return 0;
 	}
+	s->bit = s->f & (0u - s->f);
+	s->f ^= s->bit;
+	return 1;
 }
 
 /*
  * nq_ef_step places the next queen of the current level and returns 1, or
- * returns 0 when the task is finished (now or before). It is written as
- * one straight-line iteration: the three outcomes (descend, stay, pop)
- * are selects, the push a predicated 16-byte store and the pop a
- * predicated 16-byte load, so the threads of a warp do not diverge on
- * them.
+ * 0 when this was the task's last iteration. It is one straight-line
+ * iteration: the push is a predicated 16-byte store, the pop a predicated
+ * 16-byte load, so the threads of a warp do not diverge on them.
  */
 NQ_HD int nq_ef_step(nq_ef_state *s, nq_ef_counts *k)
 {
-	uint32_t f = s->f;
-	if (f == 0)
-		return 0;
-	const uint32_t bit = f & (0u - f); /* lowest free column */
-	f ^= bit;
-	const uint32_t lvl = f >> NQ_EF_LEVEL;
-	const uint32_t t = s->tab[(int)lvl * s->tstride];
-	const uint32_t sh = t >> 28;
-	const uint32_t nl = (s->l | bit) << sh, nd = s->d | bit, nr = (s->r | bit) >> sh;
-	const uint32_t nf = ~(nl | nd | nr | t);
-	const int last = (int)(t & 1u), keep = (f & NQ_EF_COLS) != 0;
-	const int desc = !last && nf != 0;
-	const int push = desc && keep, pop = !desc && !keep;
-	const uint32_t sp = s->sp;
+	const uint32_t bit = s->bit, d = s->d, l = s->l, r = s->r;
+	char *top = s->top;
+	if (s->f != 0) { /* this level has columns left: save it */
+		nq_ef_frame cur;
+		cur.f = s->f;
+		cur.d = d;
+		cur.l = l;
+		cur.r = r;
+		*(nq_ef_frame *)top = cur;
+		top += s->fs;
+	}
+	const uint32_t t = *(const uint32_t *)(s->tab + (d & NQ_EF_LVL) * s->ts);
+	const uint32_t nl = nq_ef_shl(l | bit, t), nr = nq_ef_shr(r | bit, t);
+	const uint32_t nd = d + bit + 1u; /* the queen's column, and the next level */
+	const uint32_t nf = ~(nl | nr | t | nd) & NQ_EF_COLS;
+	const int last = (t & NQ_EF_LAST) != 0, desc = nf != 0 && !last;
+	nq_ef_frame q;
 	if (NQ_NODES)
 		k->nodes++;
 	/* a queen on level J-1 completes the board */
-	k->total += last && nf != 0 ? (uint64_t)s->w : 0u;
-	if (pop && sp == 0) { /* nothing saved: the task is done */
-		s->f = 0;
-		return 0;
+	if (nf != 0 && last)
+		k->total += s->w;
+	if (desc) {
+		q.f = nf;
+		q.d = nd;
+		q.l = nl;
+		q.r = nr;
+	} else { /* the most recently saved level, or the sentinel */
+		top -= s->fs;
+		q = *(const nq_ef_frame *)top;
 	}
-	nq_ef_frame cur, up;
-	cur.f = f;
-	cur.d = s->d;
-	cur.l = s->l;
-	cur.r = s->r;
-	if (push) /* this level has columns left: save it */
-		s->fr[(int)sp * s->fstride] = cur;
-	if (pop)
-		up = s->fr[((int)sp - 1) * s->fstride];
-	else
-		up = cur;
-	s->sp = sp + (uint32_t)push - (uint32_t)pop;
-	s->f = desc ? nf | (lvl + 1u) << NQ_EF_LEVEL : up.f;
-	s->d = desc ? nd : up.d;
-	s->l = desc ? nl : up.l;
-	s->r = desc ? nr : up.r;
-	return 1;
+	s->top = top;
+	s->bit = q.f & (0u - q.f);
+	s->f = q.f ^ s->bit;
+	s->d = q.d;
+	s->l = q.l;
+	s->r = q.r;
+	return s->bit != 0;
 }
 
 /*
@@ -224,9 +269,9 @@ NQ_HD void nq_eightfold_task(uint64_t left, uint64_t right, uint32_t down, uint3
 	nq_ef_state s;
 	nq_ef_frame fr[NQ_EF_FRAMES(NQ_MAXN - 3)];
 	uint32_t tab[NQ_EF_FRAMES(NQ_MAXN - 3)];
-	nq_ef_start(&s, fr, 1, tab, 1, left, right, down, meta, k);
-	while (nq_ef_step(&s, k))
-		;
+	if (nq_ef_start(&s, (char *)tab, 4, (char *)fr, 16, left, right, down, meta, k))
+		while (nq_ef_step(&s, k))
+			;
 }
 
 #endif /* NQTOTAL_H */

@@ -154,8 +154,9 @@ func TestEightfoldLargeN(t *testing.T) {
 }
 
 // The table nq_ef_start builds holds, for every level of a task up to the
-// deepest of N=28, the columns its placed queens' diagonals attack there,
-// the flag of the last level and the rows to the next level.
+// deepest of N=28, the columns its placed queens' diagonals attack there
+// (column c in bit c+4), the rows to the next level (bits 0..3, bit 4
+// clear) and the flag of the last level (bit 31).
 func TestEightfoldTable(t *testing.T) {
 	for _, c := range []struct{ n, split int }{{9, 0}, {16, 2}, {23, 1}, {28, 0}, {28, 3}} {
 		e, err := taskstest.RandomEightfold(c.n, c.split, 40, 5)
@@ -178,13 +179,13 @@ func TestEightfoldTable(t *testing.T) {
 			for j, w := range tab {
 				row := search[j+1]
 				want := diagonals(cols, row) & open
-				if got := w & 0x0ffffffe & open; got != want&^1 {
+				if got := w >> 4 & 0x07fffffe & open; got != want&^1 {
 					t.Fatalf("N=%d task %v level %d (row %d): attacks %b, want %b", c.n, cols, j+1, row, got, want)
 				}
-				if last := w&1 != 0; last != (j+2 == len(search)) {
+				if last := w>>31 != 0; last != (j+2 == len(search)) {
 					t.Fatalf("N=%d task %v level %d: last flag %v", c.n, cols, j+1, last)
 				}
-				if s := int(w >> 28); s != row-search[j] {
+				if s := int(w & 0x1f); s != row-search[j] {
 					t.Fatalf("N=%d task %v level %d: shift %d, rows %d to %d", c.n, cols, j, s, search[j], row)
 				}
 			}

@@ -81,27 +81,28 @@ static void nq_host_eightfold_lanes(int count, const uint64_t *left, const uint6
 	static __thread nq_ef_state s[NQ_EF_LANES_MAX];
 	static __thread nq_ef_frame frames[NQ_EF_FRAMES(NQ_MAXN - 3) * NQ_EF_LANES_MAX];
 	static __thread uint32_t tabs[NQ_EF_FRAMES(NQ_MAXN - 3) * NQ_EF_LANES_MAX];
-	int cur[NQ_EF_LANES_MAX];
-	int next = 0, live = 0;
-	for (int t = 0; t < lanes; t++) {
-		cur[t] = next++;
-		if (cur[t] < count) {
-			nq_ef_start(&s[t], frames + t, lanes, tabs + t, lanes, left[cur[t]], right[cur[t]],
-				    down[cur[t]], meta[cur[t]], out);
-			live++;
-		}
-	}
+	// run[t]: 1 while lane t has a task, 0 when it needs one, -1 once
+	// there is none left for it.
+	int run[NQ_EF_LANES_MAX];
+	int next = 0, live = lanes;
+	for (int t = 0; t < lanes; t++)
+		run[t] = 0;
 	while (live > 0) {
 		for (int t = 0; t < lanes; t++) {
-			if (cur[t] >= count)
+			if (run[t] > 0) {
+				run[t] = nq_ef_step(&s[t], out);
 				continue;
-			if (!nq_ef_step(&s[t], out)) {
-				cur[t] = next++;
-				if (cur[t] < count)
-					nq_ef_start(&s[t], frames + t, lanes, tabs + t, lanes, left[cur[t]],
-						    right[cur[t]], down[cur[t]], meta[cur[t]], out);
-				else
+			}
+			// A lane without a task takes the next one that needs a search.
+			while (run[t] == 0) {
+				const int i = next++;
+				if (i >= count) {
+					run[t] = -1;
 					live--;
+				} else {
+					run[t] = nq_ef_start(&s[t], (char *)(tabs + t), 4 * lanes, (char *)(frames + t),
+							     16 * lanes, left[i], right[i], down[i], meta[i], out);
+				}
 			}
 		}
 	}
@@ -113,9 +114,9 @@ static void nq_host_eightfold_table(uint64_t left, uint64_t right, uint32_t down
 				    uint32_t *tab)
 {
 	nq_ef_state s;
-	nq_ef_frame fr[1];
+	nq_ef_frame fr[NQ_EF_FRAMES(NQ_MAXN - 3)];
 	nq_ef_counts k = {0, 0};
-	nq_ef_start(&s, fr, 1, tab, 1, left, right, down, meta, &k);
+	nq_ef_start(&s, (char *)tab, 4, (char *)fr, 16, left, right, down, meta, &k);
 }
 
 static void nq_host_frames(int n, int count, const uint32_t *rows,

@@ -169,6 +169,20 @@ func Analyse(g *CFG, spec *KernelSpec, src *Sources) (*KernelResult, error) {
 				sub.Blocks[b] = true
 			}
 		}
+		if ps.Outer {
+			outer := g.Enclosing(l)
+			if outer == nil {
+				return nil, fmt.Errorf("%s: no loop around the step loop for the %s path", g.Fn.Name, ps.Class)
+			}
+			p, ok := g.ShortestCycle(l, outer, need)
+			if !ok {
+				return nil, fmt.Errorf("%s: no %s path through the loop around the step loop", g.Fn.Name, ps.Class)
+			}
+			pr.Path = p
+			pr.Mix = g.MixOf(p.Blocks)
+			kr.Paths = append(kr.Paths, pr)
+			continue
+		}
 		p, ok := g.ShortestIteration(sub, need, ps.Exit)
 		if ps.Exit && ok {
 			// Leaving the pruned loop must also leave the real one.
@@ -182,6 +196,11 @@ func Analyse(g *CFG, spec *KernelSpec, src *Sources) (*KernelResult, error) {
 		if !ok {
 			p, ok = g.ShortestIteration(l, need, ps.Exit)
 			pr.Merged = len(ps.Avoid) > 0
+		}
+		for _, b := range p.Blocks { // the header is kept though it may hold one
+			for _, a := range avoid {
+				pr.Merged = pr.Merged || a[b]
+			}
 		}
 		if !ok && ps.Optional {
 			kr.Paths = append(kr.Paths, PathResult{Class: ps.Class, Absent: true})

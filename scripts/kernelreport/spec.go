@@ -37,6 +37,10 @@ type PathSpec struct {
 	// Optional: the loop may lack such a path (it runs in another copy
 	// of the loop); it is then reported as absent instead of failing.
 	Optional bool
+	// Outer: the path leaves the step loop and comes back to its header
+	// through the loop around it (ShortestCycle): a refill that runs
+	// between two runs of the step loop.
+	Outer bool
 }
 
 // KernelSpec says how to find the step loop of a kernel and its paths.
@@ -69,13 +73,14 @@ var (
 	cfPopc  = Marker{"nqsearch.h", "nq_popc", `return __popc\(x\);`, "POPC"}
 	cfOrbit = Marker{"nqsearch.h", "nq_orbit", `board\[n - 1 - r\] != 1u`, ""}
 
-	efNode  = Marker{"nqtotal.h", "nq_ef_step", `const uint32_t bit = f & \(0u - f\);`, ""}
-	efTab   = Marker{"nqtotal.h", "nq_ef_step", `const uint32_t t = s->tab\[`, "LD|LDL|LDS"}
-	efPush  = Marker{"nqtotal.h", "nq_ef_step", `s->fr\[\(int\)sp \* s->fstride\] = cur;`, "ST|STL|STS"}
-	efPop   = Marker{"nqtotal.h", "nq_ef_step", `up = s->fr\[`, "LD|LDL|LDS"}
-	efNext  = Marker{"nqtotal.h", "nq_ef_step", `s->sp = sp \+`, ""}
-	efStart = Marker{"nqtotal.h", "nq_ef_start", `s->f = ~\(down`, ""}
-	efTable = Marker{"nqtotal.h", "nq_ef_start", `tab\[j \* tstride\] =`, "ST|STL|STS"}
+	efNode  = Marker{"nqtotal.h", "nq_ef_step", `const uint32_t nd = d \+ bit`, ""}
+	efTab   = Marker{"nqtotal.h", "nq_ef_step", `const uint32_t t = \*\(const uint32_t \*\)\(s->tab`, "LD|LDL|LDS"}
+	efPush  = Marker{"nqtotal.h", "nq_ef_step", `\*\(nq_ef_frame \*\)top = cur;`, "ST|STL|STS"}
+	efPop   = Marker{"nqtotal.h", "nq_ef_step", `q = \*\(const nq_ef_frame \*\)top;`, "LD|LDL|LDS"}
+	efStart = Marker{"nqtotal.h", "nq_ef_start", `s->f = ~\(\(down`, ""}
+	efTable = Marker{"nqtotal.h", "nq_ef_start", `\*\(uint32_t \*\)\(tab \+`, "ST|STL|STS"}
+	// anyVote: the warp vote that ends a run of nq_eightfold's step loop.
+	anyVote = Marker{Ops: "VOTE|VOTEU"}
 
 	pmNode = Marker{"peer.h", "pm_step", `e\.f \^= bit;`, ""}
 	pmPush = Marker{"peer.h", "pm_step", `\*s->top = c;`, "ST|STS"}
@@ -100,15 +105,14 @@ func symSpec(end PathSpec, mode string) *KernelSpec {
 // efSpec is the eightfold search (kernels/nqtotal.h): one predicated
 // iteration per node whose push is a predicated store and whose pop a
 // predicated load; the iteration that places a task's last node also ends
-// it (end). Every iteration but the end updates the saved-level count
-// (efNext): without it, the cheapest "dead" path would be the end's.
-func efSpec(end PathSpec, mode string) *KernelSpec {
+// it (end). loop names the step loop.
+func efSpec(loop []Marker, end PathSpec, mode string) *KernelSpec {
 	return &KernelSpec{
-		Loop: []Marker{efNode, efTab},
+		Loop: loop,
 		Paths: []PathSpec{
-			{Class: "push", Need: []Marker{efNode, efNext, efPush}},
-			{Class: "dead", Need: []Marker{efNode, efNext}, Avoid: []Marker{efPush, efPop}},
-			{Class: "pop", Need: []Marker{efNode, efNext, efPop}},
+			{Class: "push", Need: []Marker{efNode, efPush}},
+			{Class: "dead", Need: []Marker{efNode}, Avoid: []Marker{efPush, efPop}},
+			{Class: "pop", Need: []Marker{efNode, efPop}},
 			end,
 		},
 		Mode: mode,
@@ -123,12 +127,16 @@ var Specs = map[string]*KernelSpec{
 	// The board's end and the next board's start are one iteration.
 	"nq_symmetry_boards_dyn":  symSpec(PathSpec{Class: "end", Need: []Marker{anyAtomic, symStart}}, "refill"),
 	"nq_symmetry_boards_smem": symSpec(PathSpec{Class: "end", Need: []Marker{anyAtomic, symStart}}, "refill"),
-	// Eightfold: threads take tasks from a counter inside the step loop;
-	// the static twin runs one task per thread at a time (grid-stride).
-	// The refill passes once through nq_ef_start's table loop (one pass
-	// of its levels-1).
-	"nq_eightfold":        efSpec(PathSpec{Class: "end", Need: []Marker{efNode, anyAtomic, efStart, efTable}}, "refill"),
-	"nq_eightfold_static": efSpec(PathSpec{Class: "end", Need: []Marker{efNode}, Exit: true}, "rounds"),
+	// Eightfold: the warp runs the step loop until one of its threads
+	// has finished its task (a vote), then the threads without a task
+	// take one from the counter and the warp runs the loop again; the
+	// step loop is the one with the vote (a second copy runs the warp's
+	// last tasks). The refill passes once through nq_ef_start's table
+	// loop (one pass of its levels-1). The static twin runs one task per
+	// thread at a time (grid-stride).
+	"nq_eightfold": efSpec([]Marker{efNode, efTab, anyVote},
+		PathSpec{Class: "end", Need: []Marker{efNode, anyAtomic, efStart, efTable}, Outer: true}, "refill"),
+	"nq_eightfold_static": efSpec([]Marker{efNode, efTab}, PathSpec{Class: "end", Need: []Marker{efNode}, Exit: true}, "rounds"),
 	"nq_carry_frames": {
 		Loop: []Marker{cfPop, cfPush},
 		Paths: []PathSpec{

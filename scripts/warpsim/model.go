@@ -443,9 +443,9 @@ func writeKernelInputs(w io.Writer, infos map[string]*KernelInfo) {
 			continue
 		}
 		// N=20: the boards' depth, and the eightfold kernels' frames for
-		// the longest task (n-3-split levels, n-4-split frames).
+		// the longest task (n-3-split levels, as many frames).
 		split := EightfoldSplit(20)
-		smem := BlockSmem(k, a, 20, SymDepth(20), 20-3-split-1)
+		smem := BlockSmem(k, a, 20, SymDepth(20), 20-3-split)
 		path := func(c string) string {
 			p, ok := k.Paths[c]
 			if !ok || p.Absent {

@@ -229,7 +229,7 @@ func PeerTasks(n, rows int) (*TaskList, error) {
 
 // EightfoldTasks lists the eightfold tasks of n with split prefix rows
 // (tasks.EnumerateEightfold order), and the frames per thread the kernels
-// need for them (the largest levels - 1).
+// need for them (NQ_EF_FRAMES of the largest levels: as many).
 func EightfoldTasks(n, split int) (*TaskList, int, error) {
 	var left, right []uint64
 	var down, meta []uint32
@@ -240,7 +240,7 @@ func EightfoldTasks(n, split int) (*TaskList, int, error) {
 		down = append(down, e.Down...)
 		meta = append(meta, e.Meta...)
 		for i := 0; i < e.Len(); i++ {
-			frames = max(frames, e.Levels(i)-1)
+			frames = max(frames, e.Levels(i))
 		}
 		return nil
 	})

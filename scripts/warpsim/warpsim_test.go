@@ -43,8 +43,8 @@ func listFor(t *testing.T, kind string, n int) *TaskList {
 	case "ef":
 		var frames int
 		tl, frames, err = EightfoldTasks(n, tasks.DefaultSplit(n))
-		if err == nil && frames != n-4-tasks.DefaultSplit(n) {
-			t.Errorf("eightfold N=%d: %d frames, want n-4-split = %d", n, frames, n-4-tasks.DefaultSplit(n))
+		if err == nil && frames != n-3-tasks.DefaultSplit(n) {
+			t.Errorf("eightfold N=%d: %d frames, want n-3-split = %d", n, frames, n-3-tasks.DefaultSplit(n))
 		}
 	}
 	if err != nil {
