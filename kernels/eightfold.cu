@@ -76,9 +76,10 @@ extern __shared__ nq_ef_frame nq_ef_mem[];
 /* nq_ef_layout gives the thread's places in nq_ef_mem (nq_ef_start): its
  * frame 0 and the stride between its frames, its table word 0 and the
  * stride between its table words, in bytes. */
-static __device__ __forceinline__ void nq_ef_layout(int frames, char **tab, uint32_t *ts, char **base, uint32_t *fs)
+static __device__ __forceinline__ void nq_ef_layout(int frames, nq_ef_ptr *tab, uint32_t *ts, nq_ef_ptr *base,
+						    uint32_t *fs)
 {
-	char *mem = (char *)nq_ef_mem;
+	const nq_ef_ptr mem = nq_ef_ptr_of(nq_ef_mem);
 	*base = mem + threadIdx.x * 16u;
 	*fs = blockDim.x * 16u;
 	*tab = mem + (uint32_t)frames * blockDim.x * 16u + threadIdx.x * 4u;
@@ -104,7 +105,7 @@ extern "C" __global__ void __launch_bounds__(1024, 2) NQ_KERNEL(nq_eightfold)(in
 						   const uint32_t *__restrict__ meta,
 						   unsigned long long *out, unsigned int *next)
 {
-	char *tab, *base;
+	nq_ef_ptr tab, base;
 	uint32_t ts, fs;
 	nq_ef_layout(frames, &tab, &ts, &base, &fs);
 	nq_ef_counts k = {0, 0};
@@ -138,7 +139,7 @@ extern "C" __global__ void __launch_bounds__(1024, 2) NQ_KERNEL(nq_eightfold_sta
 							  const uint32_t *__restrict__ meta,
 							  unsigned long long *out)
 {
-	char *tab, *base;
+	nq_ef_ptr tab, base;
 	uint32_t ts, fs;
 	nq_ef_layout(frames, &tab, &ts, &base, &fs);
 	nq_ef_counts k = {0, 0};

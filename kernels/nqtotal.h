@@ -17,7 +17,6 @@
  *
  *   bit   the column of the queen the next step places (the lowest free
  *         column not yet tried), 0 once the task is finished
- *   f     the level's free columns not yet tried, bit excepted
  *   d     the columns taken, and the bits of the columns from n-1 up to
  *         26 (so that a level's free columns are the zero bits of l | d |
  *         r | t within NQ_EF_COLS), with the level in bits 0..4
@@ -43,29 +42,31 @@
  *                 tests instead of placing it
  *
  * The step. One iteration places one queen (a node), bit: it derives the
- * next level's words and goes on with the next level (descend: the child
- * has a free column and is not the last level) or with the most recently
- * saved level (pop). A level is saved (pushed) first thing whenever it has
- * columns left (f != 0); so a level that has columns left but whose child
- * is dead is pushed and popped again in the same iteration (stay), every
- * saved level has work, and the step needs no inner loop and no select
- * between the three outcomes: the child's words are computed in place, and
- * a pop overwrites them. Last, the next queen is split off the new f. The
- * step reads its level's table word, and a frame when it pops; it writes a
- * frame when the level has columns left. Below a task's first frame lies a
- * sentinel frame with no columns: popping it finishes the task (bit 0).
+ * next level's words in place and goes on with the next level (descend:
+ * the child has a free column and is not the last level) or loads the
+ * most recently saved level over them (pop). Then it splits the next
+ * queen off the level's free columns and saves (pushes) the level if it
+ * has columns left besides. So every saved level has work, a level whose
+ * child is dead but which has columns left is popped again at once (it
+ * was pushed at the end of the step before), and the step needs no inner
+ * loop and no select between its outcomes. It reads its level's table
+ * word, a frame when it pops and writes one when the level has columns
+ * left: a predicated 16-byte load and store, of the same four registers,
+ * so that the threads of a warp do not diverge on them. The first frame of
+ * a task is a sentinel with no columns: popping it finishes the task (bit
+ * 0). The state nq_ef_start leaves is a placeholder whose first step
+ * places no queen and only pops the start row's frame.
  *
- * Memory. The frames and table words of a thread are addressed by
- * pointers and byte strides: frame k at base + k * fs (frame 0 is the
- * sentinel), table word j at tab + j * ts. A thread-private search uses
- * strides 16 and 4. A block's search in shared memory interleaves the
- * threads: frame k of thread t at byte (k * blockDim.x + t) * 16 of the
- * frame area, table word j at (j * blockDim.x + t) * 4 of the table area,
- * so that the 32 threads of a warp touch 512 contiguous bytes with one
+ * Memory. The frames and table words of a thread lie at byte strides:
+ * frame k at base + k * fs (frame 0 is the sentinel, frame 1 the start
+ * row), table word j at tab + j * ts. A thread-private search uses strides
+ * 16 and 4. A block's search in shared memory interleaves the threads:
+ * frame k of thread t at byte (k * blockDim.x + t) * 16 of the frame
+ * area, table word j at (j * blockDim.x + t) * 4 of the table area, so
+ * that the 32 threads of a warp touch 512 contiguous bytes with one
  * 128-bit access each, and 32 consecutive words. Neither has bank
- * conflicts. A task of J levels needs J frames (the sentinel, at most J-2
- * saved levels and the one a stay writes above them) and J-1 table words
- * (NQ_EF_FRAMES).
+ * conflicts. A task of J levels needs J frames (the sentinel and at most
+ * J-1 saved levels) and J-1 table words (NQ_EF_FRAMES).
  *
  * The API (nq_ef_state): nq_ef_start loads a task into a state and
  * returns 0 when the task needs no step, and nq_ef_step runs one iteration
@@ -104,6 +105,111 @@ typedef struct NQ_ALIGN16 {
 } nq_ef_frame;
 
 /*
+ * Frames and table words live in shared memory on the GPU and in plain
+ * arrays on the host. nq_ef_ptr is where one lies: a shared-memory address
+ * (32 bits) on the GPU, a pointer on the host; both step by adding a byte
+ * count. The accessors below are the step's only memory operations; on the
+ * GPU they are single PTX instructions, so that the compiler keeps the
+ * push a predicated 16-byte store and the pop a predicated 16-byte load
+ * into the registers that already hold the child's words (the C versions
+ * say what they do).
+ */
+#ifdef __CUDA_ARCH__
+typedef uint32_t nq_ef_ptr;
+
+/* nq_ef_ptr_of returns the place of p, which points into shared memory. */
+NQ_HD nq_ef_ptr nq_ef_ptr_of(void *p)
+{
+	return (nq_ef_ptr)__cvta_generic_to_shared(p);
+}
+
+/* nq_ef_load returns the word at a. */
+NQ_HD uint32_t nq_ef_load(nq_ef_ptr a)
+{
+	uint32_t v;
+	asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(a) : "memory");
+	return v;
+}
+
+/* nq_ef_store writes the word v at a. */
+NQ_HD void nq_ef_store(nq_ef_ptr a, uint32_t v)
+{
+	asm volatile("st.shared.u32 [%0], %1;" : : "r"(a), "r"(v) : "memory");
+}
+
+/* nq_ef_push writes the frame {f, d, l, r} at a. */
+NQ_HD void nq_ef_push(nq_ef_ptr a, uint32_t f, uint32_t d, uint32_t l, uint32_t r)
+{
+	asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" : : "r"(a), "r"(f), "r"(d), "r"(l), "r"(r) : "memory");
+}
+
+/* nq_ef_pop, if pop != 0, steps *a back by fs and reads the frame there
+ * into *f, *d, *l, *r; otherwise it leaves them all as they are. */
+NQ_HD void nq_ef_pop(nq_ef_ptr *a, uint32_t fs, uint32_t pop, uint32_t *f, uint32_t *d, uint32_t *l,
+		     uint32_t *r)
+{
+	asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %5, 0;\n\t@p sub.u32 %4, %4, %6;\n\t"
+		     "@p ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];\n\t}"
+		     : "+r"(*f), "+r"(*d), "+r"(*l), "+r"(*r), "+r"(*a)
+		     : "r"(pop), "r"(fs)
+		     : "memory");
+}
+
+#else
+typedef char *nq_ef_ptr;
+
+NQ_HD nq_ef_ptr nq_ef_ptr_of(void *p)
+{
+	return (nq_ef_ptr)p;
+}
+
+NQ_HD uint32_t nq_ef_load(nq_ef_ptr a)
+{
+	return *(const uint32_t *)a;
+}
+
+NQ_HD void nq_ef_store(nq_ef_ptr a, uint32_t v)
+{
+	*(uint32_t *)a = v;
+}
+
+NQ_HD void nq_ef_push(nq_ef_ptr a, uint32_t f, uint32_t d, uint32_t l, uint32_t r)
+{
+	nq_ef_frame *fr = (nq_ef_frame *)a;
+	fr->f = f;
+	fr->d = d;
+	fr->l = l;
+	fr->r = r;
+}
+
+NQ_HD void nq_ef_pop(nq_ef_ptr *a, uint32_t fs, uint32_t pop, uint32_t *f, uint32_t *d, uint32_t *l,
+		     uint32_t *r)
+{
+	if (pop != 0) {
+		*a -= fs;
+		const nq_ef_frame *fr = (const nq_ef_frame *)*a;
+		*f = fr->f;
+		*d = fr->d;
+		*l = fr->l;
+		*r = fr->r;
+	}
+}
+
+#endif
+
+/* nq_ef_cols returns NQ_EF_COLS, on the GPU as a value the compiler does
+ * not see: with the constant it would test ~x & NQ_EF_COLS != 0 as (x &
+ * NQ_EF_COLS) != NQ_EF_COLS, a second instruction beside the first. */
+NQ_HD uint32_t nq_ef_cols(void)
+{
+	uint32_t c = NQ_EF_COLS;
+#ifdef __CUDA_ARCH__
+	asm("" : "+r"(c));
+#endif
+	return c;
+}
+
+/*
  * nq_ef_counts are the counters a search adds to: the weighted
  * completions (Σ weight × completions; over every task of N, Total) and
  * the nodes, the queens the step places (one per iteration; a
@@ -116,13 +222,13 @@ typedef struct {
 
 /*
  * nq_ef_state is one task's search in progress: the current level's words
- * (f, d, l, r and bit; see Words above), the next free frame (top), table
- * word 0 (tab), the strides in bytes between frames (fs) and between table
- * words (ts), and the task's weight.
+ * (bit, d, l, r; see Words above) and its table word (ta), the next free
+ * frame (top), table word 0 (tab), the strides in bytes between frames
+ * (fs) and between table words (ts), and the task's weight.
  */
 typedef struct {
-	uint32_t f, d, l, r, bit;
-	char *top, *tab;
+	uint32_t bit, d, l, r;
+	nq_ef_ptr ta, top, tab;
 	uint32_t fs, ts;
 	uint32_t w;
 } nq_ef_state;
@@ -148,8 +254,10 @@ NQ_HD uint32_t nq_ef_shr(uint32_t x, uint32_t s)
 }
 
 /*
- * nq_ef_start loads one task into s and fills its table; it returns 1, or
- * 0 when the task is settled already (then nq_ef_step must not run):
+ * nq_ef_start loads one task into s: it fills its table, writes its first
+ * two frames and leaves the placeholder state (see The step above); it
+ * returns 1, or 0 when the task is settled already (then nq_ef_step must
+ * not run):
  *
  *   tab, ts       the thread's table word 0 and the stride in bytes
  *                 between its table words (NQ_EF_FRAMES(levels) - 1 of
@@ -169,24 +277,22 @@ NQ_HD uint32_t nq_ef_shr(uint32_t x, uint32_t s)
  *
  * A task of one level is settled here: its only level is the last.
  */
-NQ_HD int nq_ef_start(nq_ef_state *s, char *tab, uint32_t ts, char *base, uint32_t fs, uint64_t left,
+NQ_HD int nq_ef_start(nq_ef_state *s, nq_ef_ptr tab, uint32_t ts, nq_ef_ptr base, uint32_t fs, uint64_t left,
 		      uint64_t right, uint32_t down, uint32_t meta, nq_ef_counts *k)
 {
 	const int levels = (int)(meta & 0xffu);
 	const int skip_a = (int)(meta >> 8 & 0xffu), skip_b = (int)(meta >> 16 & 0xffu);
+	const uint32_t f = ~((down | (uint32_t)(left >> 32) | (uint32_t)right) << NQ_EF_COL0) & NQ_EF_COLS;
 	int j, rows = 0;
+	if (levels == 1) { /* the start row is the last: a test settles it */
+		if (f != 0)
+			k->total += meta >> 24;
+		return 0;
+	}
 	s->tab = tab;
 	s->ts = ts;
-	s->top = base + fs;
 	s->fs = fs;
 	s->w = meta >> 24;
-	s->d = down << NQ_EF_COL0 & NQ_EF_COLS; /* level 0 */
-	s->l = 0;
-	s->r = 0;
-	{
-		nq_ef_frame sentinel = {0u, 0u, 0u, 0u}; /* no columns: the end */
-		*(nq_ef_frame *)base = sentinel;
-	}
 	/* Rolled: once per task, and unrolling it costs the kernels
 	 * registers that the step loop then cannot have. */
 #ifdef __CUDA_ARCH__
@@ -197,81 +303,85 @@ NQ_HD int nq_ef_start(nq_ef_state *s, char *tab, uint32_t ts, char *base, uint32
 		rows += (int)sh;
 		/* The diagonals' columns on level j+1. */
 		uint32_t fixed = (uint32_t)((left << rows) >> 32) | (uint32_t)(right >> rows);
-		*(uint32_t *)(tab + (uint32_t)j * ts) =
-			(fixed << NQ_EF_COL0 & NQ_EF_COLS) | sh | (j + 2 == levels ? NQ_EF_LAST : 0u);
+		nq_ef_store(tab + (uint32_t)j * ts,
+			    (fixed << NQ_EF_COL0 & NQ_EF_COLS) | sh | (j + 2 == levels ? NQ_EF_LAST : 0u));
 	}
-	s->f = ~((down | (uint32_t)(left >> 32) | (uint32_t)right) << NQ_EF_COL0) & NQ_EF_COLS;
-	if (levels == 1) { /* the start row is the last: a test settles it */
-		if (s->f != 0)
-			k->total += s->w;
-		return 0;
-	}
-	s->bit = s->f & (0u - s->f);
-	s->f ^= s->bit;
+	/* Frame 0 is the sentinel (no columns: the end), frame 1 the start
+	 * row, level 0: every free column. */
+	nq_ef_store(base, 0u);
+	base += fs;
+	nq_ef_store(base, f);
+	nq_ef_store(base + 4u, down << NQ_EF_COL0 & NQ_EF_COLS);
+	nq_ef_store(base + 8u, 0u);
+	nq_ef_store(base + 12u, 0u);
+	s->top = base + fs;
+	/* The state the step starts from is a placeholder with no queen
+	 * (bit 0) and no free column below it: the first step only pops
+	 * frame 1. */
+	s->bit = 0;
+	s->d = NQ_EF_COLS; /* level 0 */
+	s->l = 0;
+	s->r = 0;
+	s->ta = tab;
 	return 1;
 }
 
 /*
- * nq_ef_step places the next queen of the current level and returns 1, or
- * 0 when this was the task's last iteration. It is one straight-line
- * iteration: the push is a predicated 16-byte store, the pop a predicated
- * 16-byte load, so the threads of a warp do not diverge on them.
+ * nq_ef_step places the next queen of the current level (none in the
+ * first step after nq_ef_start, which only pops the start row) and
+ * returns 1, or 0 when it has popped the sentinel: the task is finished.
+ * It is one straight-line iteration (see The step above).
  */
 NQ_HD int nq_ef_step(nq_ef_state *s, nq_ef_counts *k)
 {
-	const uint32_t bit = s->bit, d = s->d, l = s->l, r = s->r;
-	char *top = s->top;
-	if (s->f != 0) { /* this level has columns left: save it */
-		nq_ef_frame cur;
-		cur.f = s->f;
-		cur.d = d;
-		cur.l = l;
-		cur.r = r;
-		*(nq_ef_frame *)top = cur;
+	const uint32_t bit = s->bit;
+	uint32_t f, d = s->d, l = s->l, r = s->r;
+	nq_ef_ptr top = s->top;
+	const uint32_t t = nq_ef_load(s->ta);
+	/* The child, in place. The queen's column is free, in none of d, l
+	 * and r, so adding it is or-ing it. */
+	d = d + bit + 1u; /* and the next level */
+	r = nq_ef_shr(r + bit, t);
+	l = nq_ef_shl(l + bit, t);
+	f = ~(l | r | t | d) & nq_ef_cols();
+	const int last = (int32_t)t < 0, desc = f != 0 && !last; /* NQ_EF_LAST */
+	if (NQ_NODES)
+		k->nodes += bit != 0; /* not the placeholder of nq_ef_start */
+	/* a queen on level J-1 completes the board */
+	if (f != 0 && last)
+		k->total += s->w;
+	/* else the most recently saved level, or the sentinel */
+	nq_ef_pop(&top, s->fs, !desc, &f, &d, &l, &r);
+	/* The next queen, and the level saved if it has columns left. */
+	s->bit = f & (0u - f);
+	f -= s->bit;
+	if (f != 0) {
+		nq_ef_push(top, f, d, l, r);
 		top += s->fs;
 	}
-	const uint32_t t = *(const uint32_t *)(s->tab + (d & NQ_EF_LVL) * s->ts);
-	const uint32_t nl = nq_ef_shl(l | bit, t), nr = nq_ef_shr(r | bit, t);
-	const uint32_t nd = d + bit + 1u; /* the queen's column, and the next level */
-	const uint32_t nf = ~(nl | nr | t | nd) & NQ_EF_COLS;
-	const int last = (t & NQ_EF_LAST) != 0, desc = nf != 0 && !last;
-	nq_ef_frame q;
-	if (NQ_NODES)
-		k->nodes++;
-	/* a queen on level J-1 completes the board */
-	if (nf != 0 && last)
-		k->total += s->w;
-	if (desc) {
-		q.f = nf;
-		q.d = nd;
-		q.l = nl;
-		q.r = nr;
-	} else { /* the most recently saved level, or the sentinel */
-		top -= s->fs;
-		q = *(const nq_ef_frame *)top;
-	}
 	s->top = top;
-	s->bit = q.f & (0u - q.f);
-	s->f = q.f ^ s->bit;
-	s->d = q.d;
-	s->l = q.l;
-	s->r = q.r;
+	s->ta = s->tab + (d & NQ_EF_LVL) * s->ts;
+	s->d = d;
+	s->l = l;
+	s->r = r;
 	return s->bit != 0;
 }
 
 /*
  * nq_eightfold_task runs one task to the end (arguments as nq_ef_start,
  * the stack thread-private) and adds its weighted completions and nodes to
- * k.
+ * k. The host's (the GPU kernels keep their stacks in shared memory).
  */
+#ifndef __CUDA_ARCH__
 NQ_HD void nq_eightfold_task(uint64_t left, uint64_t right, uint32_t down, uint32_t meta, nq_ef_counts *k)
 {
 	nq_ef_state s;
 	nq_ef_frame fr[NQ_EF_FRAMES(NQ_MAXN - 3)];
 	uint32_t tab[NQ_EF_FRAMES(NQ_MAXN - 3)];
-	if (nq_ef_start(&s, (char *)tab, 4, (char *)fr, 16, left, right, down, meta, k))
+	if (nq_ef_start(&s, (nq_ef_ptr)tab, 4, (nq_ef_ptr)fr, 16, left, right, down, meta, k))
 		while (nq_ef_step(&s, k))
 			;
 }
+#endif
 
 #endif /* NQTOTAL_H */

@@ -73,12 +73,14 @@ var (
 	cfPopc  = Marker{"nqsearch.h", "nq_popc", `return __popc\(x\);`, "POPC"}
 	cfOrbit = Marker{"nqsearch.h", "nq_orbit", `board\[n - 1 - r\] != 1u`, ""}
 
-	efNode  = Marker{"nqtotal.h", "nq_ef_step", `const uint32_t nd = d \+ bit`, ""}
-	efTab   = Marker{"nqtotal.h", "nq_ef_step", `const uint32_t t = \*\(const uint32_t \*\)\(s->tab`, "LD|LDL|LDS"}
-	efPush  = Marker{"nqtotal.h", "nq_ef_step", `\*\(nq_ef_frame \*\)top = cur;`, "ST|STL|STS"}
-	efPop   = Marker{"nqtotal.h", "nq_ef_step", `q = \*\(const nq_ef_frame \*\)top;`, "LD|LDL|LDS"}
-	efStart = Marker{"nqtotal.h", "nq_ef_start", `s->f = ~\(\(down`, ""}
-	efTable = Marker{"nqtotal.h", "nq_ef_start", `\*\(uint32_t \*\)\(tab \+`, "ST|STL|STS"}
+	efNode = Marker{"nqtotal.h", "nq_ef_step", `d = d \+ bit \+ 1u;`, ""}
+	// The memory operations are PTX in the GPU's accessors (their first
+	// definitions in nqtotal.h): the line of each asm statement.
+	efTab   = Marker{"nqtotal.h", "nq_ef_load", `asm volatile`, "LD|LDS"}
+	efPush  = Marker{"nqtotal.h", "nq_ef_push", `asm volatile`, "ST|STS"}
+	efPop   = Marker{"nqtotal.h", "nq_ef_pop", `asm volatile`, "LD|LDS"}
+	efStart = Marker{"nqtotal.h", "nq_ef_start", `const uint32_t f = ~\(\(down`, ""}
+	efTable = Marker{"nqtotal.h", "nq_ef_start", `uint32_t fixed = `, ""}
 	// anyVote: the warp vote that ends a run of nq_eightfold's step loop.
 	anyVote = Marker{Ops: "VOTE|VOTEU"}
 
