@@ -110,6 +110,8 @@ extern "C" __global__ void __launch_bounds__(1024, 2) NQ_KERNEL(nq_eightfold)(in
 	nq_ef_layout(frames, &tab, &ts, &base, &fs);
 	nq_ef_counts k = {0, 0};
 	nq_ef_state s;
+	s.w = 0;
+	s.c = 0;
 	int more = 0; /* s holds a task in progress */
 	for (;;) {
 		/* Threads without a task take one (or find none left). */
@@ -126,9 +128,11 @@ extern "C" __global__ void __launch_bounds__(1024, 2) NQ_KERNEL(nq_eightfold)(in
 		do
 			more = nq_ef_step(&s, &k);
 		while (__all_sync(0xffffffffu, more));
+		nq_ef_finish(&s, &k); /* the finished tasks, and the others so far */
 	}
 	while (more) /* the warp's last tasks */
 		more = nq_ef_step(&s, &k);
+	nq_ef_finish(&s, &k);
 	nq_ef_add_out(&k, out);
 }
 
@@ -147,9 +151,11 @@ extern "C" __global__ void __launch_bounds__(1024, 2) NQ_KERNEL(nq_eightfold_sta
 	/* i + stride stays below 2^32: count < 2^31, and so is the grid. */
 	const unsigned int stride = gridDim.x * blockDim.x;
 	for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < (unsigned int)count; i += stride) {
-		if (nq_ef_start(&s, tab, ts, base, fs, left[i], right[i], down[i], meta[i], &k))
+		if (nq_ef_start(&s, tab, ts, base, fs, left[i], right[i], down[i], meta[i], &k)) {
 			while (nq_ef_step(&s, &k))
 				;
+			nq_ef_finish(&s, &k);
+		}
 	}
 	nq_ef_add_out(&k, out);
 }

@@ -36,26 +36,33 @@
  *                 the border's side queens lies between; it is crossed by
  *                 a longer shift, not a branch); bit 4 is 0, so that the
  *                 word's low five bits are the shift itself
- *     bit 31      set when level j+1 is the last level J-1: a queen on
- *                 level j then completes a solution exactly when level j+1
- *                 has a free column (it has at most one), which the step
- *                 tests instead of placing it
+ *     bit 31      0
+ *   tab[J-1], below the last level, has every column (the step from the
+ *   last level finds no free column) and bit 31 (NQ_EF_DONE): a queen on
+ *   the last level completes the board, and the step counts it by adding
+ *   the word's bit 31, with no test.
  *
- * The step. One iteration places one queen (a node), bit: it derives the
- * next level's words in place and goes on with the next level (descend:
- * the child has a free column and is not the last level) or loads the
- * most recently saved level over them (pop). Then it splits the next
- * queen off the level's free columns and saves (pushes) the level if it
- * has columns left besides. So every saved level has work, a level whose
- * child is dead but which has columns left is popped again at once (it
- * was pushed at the end of the step before), and the step needs no inner
- * loop and no select between its outcomes. It reads its level's table
- * word, a frame when it pops and writes one when the level has columns
- * left: a predicated 16-byte load and store, of the same four registers,
- * so that the threads of a warp do not diverge on them. The first frame of
- * a task is a sentinel with no columns: popping it finishes the task (bit
- * 0). The state nq_ef_start leaves is a placeholder whose first step
- * places no queen and only pops the start row's frame.
+ * The step. One iteration places one queen, bit: it derives the next
+ * level's words in place and goes on with the next level (descend: the
+ * child has a free column) or loads the most recently saved level over
+ * them (pop). Then it splits the next queen off the level's free columns
+ * and saves (pushes) the level if it has columns left besides. So every
+ * saved level has work, a level whose child is dead but which has columns
+ * left is popped again at once (it was pushed at the end of the step
+ * before), and the step needs no inner loop and no select between its
+ * outcomes. It reads its level's table word, a frame when it pops and
+ * writes one when the level has columns left: a predicated 16-byte load
+ * and store, of the same four registers, so that the threads of a warp do
+ * not diverge on them. The last level has at most one free column, so it
+ * is never saved; its queen's step counts a completion and pops. The first
+ * frame of a task is a sentinel with no columns: popping it finishes the
+ * task (bit 0). The state nq_ef_start leaves is a placeholder whose first
+ * step places no queen and only pops the start row's frame.
+ *
+ * Nodes are the queens the Go search places (cpu.EightfoldTask): every
+ * queen of the steps but those on the last level, whose completions the
+ * Go search finds by a test. So a task of k nodes and c completions takes
+ * 1 + k + c steps.
  *
  * Memory. The frames and table words of a thread lie at byte strides:
  * frame k at base + k * fs (frame 0 is the sentinel, frame 1 the start
@@ -66,12 +73,13 @@
  * that the 32 threads of a warp touch 512 contiguous bytes with one
  * 128-bit access each, and 32 consecutive words. Neither has bank
  * conflicts. A task of J levels needs J frames (the sentinel and at most
- * J-1 saved levels) and J-1 table words (NQ_EF_FRAMES).
+ * J-1 saved levels) and J table words (NQ_EF_FRAMES).
  *
  * The API (nq_ef_state): nq_ef_start loads a task into a state and
- * returns 0 when the task needs no step, and nq_ef_step runs one iteration
- * and returns 0 when it has finished the task (it must not be called again
- * before the next nq_ef_start). The GPU kernels run nq_ef_step in a loop
+ * returns 0 when the task needs no step, nq_ef_step runs one iteration and
+ * returns 0 when it has finished the task (it must not be called again
+ * before the next nq_ef_start), and nq_ef_finish adds the task's weighted
+ * completions to the counters. The GPU kernels run nq_ef_step in a loop
  * and load a thread's next task between two runs of it (eightfold.cu);
  * nq_eightfold_task runs one task to the end (host tests). Both are the
  * same code.
@@ -88,15 +96,15 @@
 #endif
 
 /* Column c is bit c + NQ_EF_COL0; the searchable columns 1..n-2 lie in
- * NQ_EF_COLS for every n <= 28; the level is in NQ_EF_LVL of d. */
+ * NQ_EF_COLS for every n <= 28; the level is in NQ_EF_LVL of d; NQ_EF_DONE
+ * marks the table word below the last level. */
 #define NQ_EF_COL0 4
 #define NQ_EF_COLS 0x7fffffe0u
 #define NQ_EF_LVL 0x1fu
-#define NQ_EF_LAST 0x80000000u
+#define NQ_EF_DONE 0x80000000u
 
-/* NQ_EF_FRAMES(levels): the frames a task of that many levels needs (and
- * more than the table words it needs); NQ_EF_FRAMES(NQ_MAXN - 3) is enough
- * for every task. */
+/* NQ_EF_FRAMES(levels): the frames, and the table words, a task of that
+ * many levels needs; NQ_EF_FRAMES(NQ_MAXN - 3) is enough for every task. */
 #define NQ_EF_FRAMES(levels) (levels)
 
 /* A saved level: its untried columns and its words. */
@@ -212,9 +220,7 @@ NQ_HD uint32_t nq_ef_cols(void)
 /*
  * nq_ef_counts are the counters a search adds to: the weighted
  * completions (Σ weight × completions; over every task of N, Total) and
- * the nodes, the queens the step places (one per iteration; a
- * completion's last queen is found by a test and is not a node). nodes
- * stays 0 unless NQ_NODES is set.
+ * the nodes (see Nodes above). nodes stays 0 unless NQ_NODES is set.
  */
 typedef struct {
 	uint64_t total, nodes;
@@ -224,13 +230,14 @@ typedef struct {
  * nq_ef_state is one task's search in progress: the current level's words
  * (bit, d, l, r; see Words above) and its table word (ta), the next free
  * frame (top), table word 0 (tab), the strides in bytes between frames
- * (fs) and between table words (ts), and the task's weight.
+ * (fs) and between table words (ts), the task's weight and the
+ * completions its steps have found since nq_ef_finish last counted them.
  */
 typedef struct {
 	uint32_t bit, d, l, r;
 	nq_ef_ptr ta, top, tab;
 	uint32_t fs, ts;
-	uint32_t w;
+	uint64_t w, c;
 } nq_ef_state;
 
 /* nq_ef_shl, nq_ef_shr: x shifted by the low five bits of s (one SHF on
@@ -260,8 +267,7 @@ NQ_HD uint32_t nq_ef_shr(uint32_t x, uint32_t s)
  * not run):
  *
  *   tab, ts       the thread's table word 0 and the stride in bytes
- *                 between its table words (NQ_EF_FRAMES(levels) - 1 of
- *                 them)
+ *                 between its table words (NQ_EF_FRAMES(levels) of them)
  *   base, fs      the thread's frame 0 and the stride in bytes between its
  *                 frames (NQ_EF_FRAMES(levels) of them)
  *   left, right   the task's diagonal words (tasks.Eightfold.Left, Right):
@@ -293,6 +299,7 @@ NQ_HD int nq_ef_start(nq_ef_state *s, nq_ef_ptr tab, uint32_t ts, nq_ef_ptr base
 	s->ts = ts;
 	s->fs = fs;
 	s->w = meta >> 24;
+	s->c = 0;
 	/* Rolled: once per task, and unrolling it costs the kernels
 	 * registers that the step loop then cannot have. */
 #ifdef __CUDA_ARCH__
@@ -303,9 +310,10 @@ NQ_HD int nq_ef_start(nq_ef_state *s, nq_ef_ptr tab, uint32_t ts, nq_ef_ptr base
 		rows += (int)sh;
 		/* The diagonals' columns on level j+1. */
 		uint32_t fixed = (uint32_t)((left << rows) >> 32) | (uint32_t)(right >> rows);
-		nq_ef_store(tab + (uint32_t)j * ts,
-			    (fixed << NQ_EF_COL0 & NQ_EF_COLS) | sh | (j + 2 == levels ? NQ_EF_LAST : 0u));
+		nq_ef_store(tab + (uint32_t)j * ts, (fixed << NQ_EF_COL0 & NQ_EF_COLS) | sh);
 	}
+	/* Below the last level: no column, and a completion to count. */
+	nq_ef_store(tab + (uint32_t)j * ts, NQ_EF_COLS | NQ_EF_DONE);
 	/* Frame 0 is the sentinel (no columns: the end), frame 1 the start
 	 * row, level 0: every free column. */
 	nq_ef_store(base, 0u);
@@ -338,20 +346,19 @@ NQ_HD int nq_ef_step(nq_ef_state *s, nq_ef_counts *k)
 	uint32_t f, d = s->d, l = s->l, r = s->r;
 	nq_ef_ptr top = s->top;
 	const uint32_t t = nq_ef_load(s->ta);
+	if (NQ_NODES) /* not nq_ef_start's placeholder, nor a last-level queen */
+		k->nodes += bit != 0 && (t & NQ_EF_DONE) == 0;
+	/* A queen on the last level completes the board. */
+	s->c += t >> 31; /* NQ_EF_DONE */
 	/* The child, in place. The queen's column is free, in none of d, l
 	 * and r, so adding it is or-ing it. */
 	d = d + bit + 1u; /* and the next level */
 	r = nq_ef_shr(r + bit, t);
 	l = nq_ef_shl(l + bit, t);
 	f = ~(l | r | t | d) & nq_ef_cols();
-	const int last = (int32_t)t < 0, desc = f != 0 && !last; /* NQ_EF_LAST */
-	if (NQ_NODES)
-		k->nodes += bit != 0; /* not the placeholder of nq_ef_start */
-	/* a queen on level J-1 completes the board */
-	if (f != 0 && last)
-		k->total += s->w;
-	/* else the most recently saved level, or the sentinel */
-	nq_ef_pop(&top, s->fs, !desc, &f, &d, &l, &r);
+	/* Descend if the child has a free column, else the most recently
+	 * saved level, or the sentinel. */
+	nq_ef_pop(&top, s->fs, f == 0, &f, &d, &l, &r);
 	/* The next queen, and the level saved if it has columns left. */
 	s->bit = f & (0u - f);
 	f -= s->bit;
@@ -368,6 +375,17 @@ NQ_HD int nq_ef_step(nq_ef_state *s, nq_ef_counts *k)
 }
 
 /*
+ * nq_ef_finish adds the weight times the completions the task's steps
+ * have found so far to k->total and starts their count again. Call it
+ * after the step that returned 0 (more often does no harm).
+ */
+NQ_HD void nq_ef_finish(nq_ef_state *s, nq_ef_counts *k)
+{
+	k->total += s->w * s->c;
+	s->c = 0;
+}
+
+/*
  * nq_eightfold_task runs one task to the end (arguments as nq_ef_start,
  * the stack thread-private) and adds its weighted completions and nodes to
  * k. The host's (the GPU kernels keep their stacks in shared memory).
@@ -378,9 +396,11 @@ NQ_HD void nq_eightfold_task(uint64_t left, uint64_t right, uint32_t down, uint3
 	nq_ef_state s;
 	nq_ef_frame fr[NQ_EF_FRAMES(NQ_MAXN - 3)];
 	uint32_t tab[NQ_EF_FRAMES(NQ_MAXN - 3)];
-	if (nq_ef_start(&s, (nq_ef_ptr)tab, 4, (nq_ef_ptr)fr, 16, left, right, down, meta, k))
+	if (nq_ef_start(&s, (nq_ef_ptr)tab, 4, (nq_ef_ptr)fr, 16, left, right, down, meta, k)) {
 		while (nq_ef_step(&s, k))
 			;
+		nq_ef_finish(&s, k);
+	}
 }
 #endif
 

@@ -91,6 +91,8 @@ static void nq_host_eightfold_lanes(int count, const uint64_t *left, const uint6
 		for (int t = 0; t < lanes; t++) {
 			if (run[t] > 0) {
 				run[t] = nq_ef_step(&s[t], out);
+				if (run[t] == 0)
+					nq_ef_finish(&s[t], out);
 				continue;
 			}
 			// A lane without a task takes the next one that needs a search.
@@ -109,7 +111,7 @@ static void nq_host_eightfold_lanes(int count, const uint64_t *left, const uint6
 }
 
 // nq_host_eightfold_table fills tab with the table that nq_ef_start
-// builds for one task (levels-1 words).
+// builds for one task (levels words, none for one level).
 static void nq_host_eightfold_table(uint64_t left, uint64_t right, uint32_t down, uint32_t meta,
 				    uint32_t *tab)
 {
@@ -264,7 +266,8 @@ func EightfoldLanes(e *tasks.Eightfold, lanes int) EightfoldCounts {
 }
 
 // EightfoldTable returns the table that nq_ef_start builds for task i of
-// e: one word per level but the last (see nqtotal.h).
+// e: one word per level (see nqtotal.h), none for a task of one level
+// (nq_ef_start settles it).
 func EightfoldTable(e *tasks.Eightfold, i int) []uint32 {
 	levels := e.Levels(i)
 	if levels < 1 || levels > MaxN-3 {
@@ -273,7 +276,10 @@ func EightfoldTable(e *tasks.Eightfold, i int) []uint32 {
 	var buf [MaxN]C.uint32_t
 	C.nq_host_eightfold_table(C.uint64_t(e.Left[i]), C.uint64_t(e.Right[i]), C.uint32_t(e.Down[i]),
 		C.uint32_t(e.Meta[i]), &buf[0])
-	tab := make([]uint32, levels-1)
+	tab := make([]uint32, levels)
+	if levels == 1 {
+		tab = nil
+	}
 	for j := range tab {
 		tab[j] = uint32(buf[j])
 	}

@@ -42,6 +42,8 @@ int ws_trace_ef(const ws_tasks *t, long long i, ws_trace *tr, ws_sums *sums)
 			if (!more)
 				break;
 		}
+		sums->c2 += s.c; /* the completions, each a last-level step */
+		nq_ef_finish(&s, &k);
 	}
 	sums->c8 += k.total;
 	sums->nodes += k.nodes;
