@@ -27,15 +27,15 @@
  * Memory layout: the device arrays are the Go tasks.Eightfold slices Left,
  * Right, Down and Meta copied as they are (Cols stays on the host). Task i
  * searches Meta[i] & 0xff levels; frames must be at least
- * NQ_EF_FRAMES(levels) = levels for every task of the batch: its largest
- * levels, or N - 3 - split for any batch of N and split (N - 2 - split
- * for corner borders, which leave one row more).
+ * NQ_EF_FRAMES(levels) = levels + NQ_EF_AFTER for every task of the
+ * batch: for its largest levels, or N - 3 - split for any batch of N and
+ * split (N - 2 - split for corner borders, which leave one row more).
  *
  * Dynamic shared memory: frames * blockDim.x * 20 bytes: first the
  * threads' frames, 16 bytes each, frame k of thread t at index k *
  * blockDim.x + t; then the table words, word j of thread t at j *
- * blockDim.x + t (nqtotal.h: no bank conflicts). 300 bytes per thread at
- * N=20 with split 3 (at most 15 levels).
+ * blockDim.x + t (nqtotal.h: no bank conflicts). 340 bytes per thread at
+ * N=20 with split 3 (at most 15 levels, 17 frames).
  *
  * Output: the kernels ADD Σ weight × completions over the batch to
  * out[2], the slot where the other kernels add their orbits of 8, and
@@ -51,11 +51,13 @@
  * nq_eightfold: as many blocks as stay resident (threads loop until the
  * counter passes count); zero *next before each launch. A warp runs the
  * step loop until one of its threads has finished its task (a warp vote,
- * so the loop has no divergent branch); then the threads without a task
- * take the next ones from *next, and the warp runs the loop again. So no
- * thread waits for the longest task of its warp, and no iteration pays
- * for a refill it does not make; once the tasks are all handed out, each
- * thread finishes its own. nq_eightfold_static: gridDim.x =
+ * so the loop has no divergent branch; it looks every NQ_EF_AFTER + 1
+ * steps, the steps a finished task's state takes after its end doing
+ * nothing); then the threads without a task take the next ones from
+ * *next, and the warp runs the loop again. So no thread waits for the
+ * longest task of its warp, and no iteration pays for a refill it does
+ * not make; once the tasks are all handed out, each thread finishes its
+ * own. nq_eightfold_static: gridDim.x =
  * min(ceil(count / blockDim.x), resident blocks), a grid-stride loop, one
  * task per thread at a time. Both keep a 64-bit sum per thread in
  * registers and end with one atomicAdd per block (nqreduce.cuh).
@@ -81,7 +83,12 @@ static __device__ __forceinline__ void nq_ef_layout(int frames, nq_ef_ptr *tab, 
 {
 	const nq_ef_ptr mem = nq_ef_ptr_of(nq_ef_mem);
 	*base = mem + threadIdx.x * 16u;
-	*fs = blockDim.x * 16u;
+	/* fs = 16 * blockDim.x, as the difference of two of the thread's
+	 * frames, where ptxas does not see that it is the same for every
+	 * thread: it keeps it in a thread's register, and steps the frame
+	 * pointer with IMAD.IADD (the FMA pipe) instead of an IADD3 from a
+	 * uniform register (the ALU pipe, which the step loop fills). */
+	asm("sub.u32 %0, %1, %2;" : "=r"(*fs) : "r"(mem + (blockDim.x + threadIdx.x) * 16u), "r"(*base));
 	*tab = mem + (uint32_t)frames * blockDim.x * 16u + threadIdx.x * 4u;
 	*ts = blockDim.x * 4u;
 }
@@ -124,10 +131,15 @@ extern "C" __global__ void __launch_bounds__(1024, 2) NQ_KERNEL(nq_eightfold)(in
 		if (__any_sync(0xffffffffu, !more))
 			break; /* the tasks are all handed out */
 		/* Step until a thread of the warp finishes its task: the loop's
-		 * test is warp-uniform, so it has no divergent branch. */
-		do
+		 * test is warp-uniform, so it has no divergent branch. It looks
+		 * only every NQ_EF_AFTER + 1 steps: the steps a finished task
+		 * takes after its end do nothing. */
+		do {
+#pragma unroll
+			for (int u = 0; u < NQ_EF_AFTER; u++)
+				nq_ef_step(&s, &k);
 			more = nq_ef_step(&s, &k);
-		while (__all_sync(0xffffffffu, more));
+		} while (__all_sync(0xffffffffu, more));
 		nq_ef_finish(&s, &k); /* the finished tasks, and the others so far */
 	}
 	while (more) /* the warp's last tasks */

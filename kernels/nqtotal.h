@@ -54,10 +54,15 @@
  * writes one when the level has columns left: a predicated 16-byte load
  * and store, of the same four registers, so that the threads of a warp do
  * not diverge on them. The last level has at most one free column, so it
- * is never saved; its queen's step counts a completion and pops. The first
- * frame of a task is a sentinel with no columns: popping it finishes the
- * task (bit 0). The state nq_ef_start leaves is a placeholder whose first
- * step places no queen and only pops the start row's frame.
+ * is never saved; its queen's step counts a completion and pops. Below a
+ * task's first saved level lie NQ_EF_AFTER + 1 sentinel frames with no
+ * column left and every column taken on level 0: popping the top one
+ * finishes the task (bit 0), and each step after that finds no free
+ * column, counts nothing and pops the next one, so that up to NQ_EF_AFTER
+ * steps after the end do no harm (the GPU's step loop takes several steps
+ * between two looks at whether a thread has finished). The state
+ * nq_ef_start leaves is a placeholder whose first step places no queen and
+ * only pops the start row's frame.
  *
  * Nodes are the queens the Go search places (cpu.EightfoldTask): every
  * queen of the steps but those on the last level, whose completions the
@@ -65,15 +70,16 @@
  * 1 + k + c steps.
  *
  * Memory. The frames and table words of a thread lie at byte strides:
- * frame k at base + k * fs (frame 0 is the sentinel, frame 1 the start
- * row), table word j at tab + j * ts. A thread-private search uses strides
+ * frame k at base + k * fs (frames 0..NQ_EF_AFTER are the sentinels, the
+ * next one the start row), table word j at tab + j * ts. A thread-private search uses strides
  * 16 and 4. A block's search in shared memory interleaves the threads:
  * frame k of thread t at byte (k * blockDim.x + t) * 16 of the frame
  * area, table word j at (j * blockDim.x + t) * 4 of the table area, so
  * that the 32 threads of a warp touch 512 contiguous bytes with one
  * 128-bit access each, and 32 consecutive words. Neither has bank
- * conflicts. A task of J levels needs J frames (the sentinel and at most
- * J-1 saved levels) and J table words (NQ_EF_FRAMES).
+ * conflicts. A task of J levels needs J + NQ_EF_AFTER frames (the
+ * sentinels and at most J-1 saved levels) and J table words
+ * (NQ_EF_FRAMES).
  *
  * The API (nq_ef_state): nq_ef_start loads a task into a state and
  * returns 0 when the task needs no step, nq_ef_step runs one iteration and
@@ -103,9 +109,14 @@
 #define NQ_EF_LVL 0x1fu
 #define NQ_EF_DONE 0x80000000u
 
-/* NQ_EF_FRAMES(levels): the frames, and the table words, a task of that
- * many levels needs; NQ_EF_FRAMES(NQ_MAXN - 3) is enough for every task. */
-#define NQ_EF_FRAMES(levels) (levels)
+/* NQ_EF_AFTER: how many steps after its end a task's state takes without
+ * harm (see The step above). */
+#define NQ_EF_AFTER 2
+
+/* NQ_EF_FRAMES(levels): the frames a task of that many levels needs (and
+ * more than its table words); NQ_EF_FRAMES(NQ_MAXN - 3) is enough for every
+ * task. */
+#define NQ_EF_FRAMES(levels) ((levels) + NQ_EF_AFTER)
 
 /* A saved level: its untried columns and its words. */
 typedef struct NQ_ALIGN16 {
@@ -314,10 +325,20 @@ NQ_HD int nq_ef_start(nq_ef_state *s, nq_ef_ptr tab, uint32_t ts, nq_ef_ptr base
 	}
 	/* Below the last level: no column, and a completion to count. */
 	nq_ef_store(tab + (uint32_t)j * ts, NQ_EF_COLS | NQ_EF_DONE);
-	/* Frame 0 is the sentinel (no columns: the end), frame 1 the start
-	 * row, level 0: every free column. */
-	nq_ef_store(base, 0u);
-	base += fs;
+	/* Frames 0..NQ_EF_AFTER are sentinels: no column left (popping one
+	 * ends the task), every column taken on level 0 (a step from one
+	 * pops the one below). The next frame is the start row, level 0:
+	 * every free column. */
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+	for (j = 0; j <= NQ_EF_AFTER; j++) {
+		nq_ef_store(base, 0u);
+		nq_ef_store(base + 4u, NQ_EF_COLS);
+		nq_ef_store(base + 8u, 0u);
+		nq_ef_store(base + 12u, 0u);
+		base += fs;
+	}
 	nq_ef_store(base, f);
 	nq_ef_store(base + 4u, down << NQ_EF_COL0 & NQ_EF_COLS);
 	nq_ef_store(base + 8u, 0u);
@@ -325,7 +346,7 @@ NQ_HD int nq_ef_start(nq_ef_state *s, nq_ef_ptr tab, uint32_t ts, nq_ef_ptr base
 	s->top = base + fs;
 	/* The state the step starts from is a placeholder with no queen
 	 * (bit 0) and no free column below it: the first step only pops
-	 * frame 1. */
+	 * the start row. */
 	s->bit = 0;
 	s->d = NQ_EF_COLS; /* level 0 */
 	s->l = 0;
@@ -337,7 +358,8 @@ NQ_HD int nq_ef_start(nq_ef_state *s, nq_ef_ptr tab, uint32_t ts, nq_ef_ptr base
 /*
  * nq_ef_step places the next queen of the current level (none in the
  * first step after nq_ef_start, which only pops the start row) and
- * returns 1, or 0 when it has popped the sentinel: the task is finished.
+ * returns 1, or 0 when it has popped the top sentinel: the task is
+ * finished (up to NQ_EF_AFTER more calls return 0 and do nothing else).
  * It is one straight-line iteration (see The step above).
  */
 NQ_HD int nq_ef_step(nq_ef_state *s, nq_ef_counts *k)
@@ -357,7 +379,7 @@ NQ_HD int nq_ef_step(nq_ef_state *s, nq_ef_counts *k)
 	l = nq_ef_shl(l + bit, t);
 	f = ~(l | r | t | d) & nq_ef_cols();
 	/* Descend if the child has a free column, else the most recently
-	 * saved level, or the sentinel. */
+	 * saved level, or a sentinel. */
 	nq_ef_pop(&top, s->fs, f == 0, &f, &d, &l, &r);
 	/* The next queen, and the level saved if it has columns left. */
 	s->bit = f & (0u - f);

@@ -116,6 +116,42 @@ func TestEightfoldLanes(t *testing.T) {
 	}
 }
 
+// Steps after a task's end, as many as the GPU's step loop takes before
+// its warp looks (EightfoldAfter), change no count, say the task is
+// over and keep the frame pointer inside the thread's frames; task by
+// task over N=5..13 and random tasks of N=22..28.
+func TestEightfoldStepsAfterEnd(t *testing.T) {
+	check := func(e *tasks.Eightfold) {
+		t.Helper()
+		for i := 0; i < e.Len(); i++ {
+			want := host.Eightfold(oneTask(e, i))
+			for extra := 0; extra <= host.EightfoldAfter; extra++ {
+				got, running, inside := host.EightfoldAfterEnd(e, i, extra)
+				if got != want || running != 0 || !inside {
+					t.Fatalf("N=%d task %v, %d steps after the end: %+v (running %d, inside %v), want %+v",
+						e.N, e.Task(i), extra, got, running, inside, want)
+				}
+			}
+		}
+	}
+	for n := 5; n <= 13; n++ {
+		err := tasks.EnumerateEightfold(n, tasks.DefaultSplit(n), 1000, func(e *tasks.Eightfold) error {
+			check(e)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, n := range []int{22, 28} {
+		e, err := taskstest.RandomEightfold(n, n-17, 6, 11)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(e)
+	}
+}
+
 // Random tasks of N=22..28 with 12 to 14 levels left agree with the plain
 // reference (taskstest.SearchEightfold), task by task, in C and in Go, and
 // all at once through 32 interleaved lanes.

@@ -110,6 +110,30 @@ static void nq_host_eightfold_lanes(int count, const uint64_t *left, const uint6
 	}
 }
 
+// nq_host_eightfold_after runs one task to its end and then extra more
+// steps (at most NQ_EF_AFTER), as the GPU's step loop does for a thread
+// whose task ended before its warp looks; it returns how many of those
+// steps returned non-zero, adds the task's counts to *out and sets *inside
+// to whether the frame pointer stayed inside the thread's frames.
+static int nq_host_eightfold_after(uint64_t left, uint64_t right, uint32_t down, uint32_t meta, int extra,
+				   nq_ef_counts *out, int *inside)
+{
+	nq_ef_state s;
+	nq_ef_frame fr[NQ_EF_FRAMES(NQ_MAXN - 3)];
+	uint32_t tab[NQ_EF_FRAMES(NQ_MAXN - 3)];
+	int running = 0;
+	*inside = 1;
+	if (!nq_ef_start(&s, (nq_ef_ptr)tab, 4, (nq_ef_ptr)fr, 16, left, right, down, meta, out))
+		return 0;
+	while (nq_ef_step(&s, out))
+		;
+	for (int i = 0; i < extra && i < NQ_EF_AFTER; i++)
+		running += nq_ef_step(&s, out) != 0;
+	nq_ef_finish(&s, out);
+	*inside = s.top >= (nq_ef_ptr)fr && s.top < (nq_ef_ptr)(fr + NQ_EF_FRAMES(NQ_MAXN - 3));
+	return running;
+}
+
 // nq_host_eightfold_table fills tab with the table that nq_ef_start
 // builds for one task (levels words, none for one level).
 static void nq_host_eightfold_table(uint64_t left, uint64_t right, uint32_t down, uint32_t meta,
@@ -263,6 +287,28 @@ func EightfoldLanes(e *tasks.Eightfold, lanes int) EightfoldCounts {
 	C.nq_host_eightfold_lanes(C.int(e.Len()), (*C.uint64_t)(&e.Left[0]), (*C.uint64_t)(&e.Right[0]),
 		(*C.uint32_t)(&e.Down[0]), (*C.uint32_t)(&e.Meta[0]), C.int(lanes), &out)
 	return EightfoldCounts{Total: uint64(out.total), Nodes: uint64(out.nodes)}
+}
+
+// EightfoldAfter is NQ_EF_AFTER: the steps a task's state takes after
+// its end without harm.
+const EightfoldAfter = C.NQ_EF_AFTER
+
+// EightfoldAfterEnd runs task i of e to its end and then extra more steps
+// (0 to EightfoldAfter) and returns its counts, how many of the extra
+// steps said the task went on, and whether the frame pointer stayed inside
+// the thread's frames.
+func EightfoldAfterEnd(e *tasks.Eightfold, i, extra int) (c EightfoldCounts, running int, inside bool) {
+	if extra < 0 || extra > EightfoldAfter {
+		panic(fmt.Sprintf("host.EightfoldAfterEnd: %d extra steps, want 0 to %d", extra, EightfoldAfter))
+	}
+	if l := e.Levels(i); l < 1 || l > MaxN-3 {
+		panic(fmt.Sprintf("host.EightfoldAfterEnd: task with %d levels", l))
+	}
+	var out C.nq_ef_counts
+	var in C.int
+	r := C.nq_host_eightfold_after(C.uint64_t(e.Left[i]), C.uint64_t(e.Right[i]), C.uint32_t(e.Down[i]),
+		C.uint32_t(e.Meta[i]), C.int(extra), &out, &in)
+	return EightfoldCounts{Total: uint64(out.total), Nodes: uint64(out.nodes)}, int(r), in != 0
 }
 
 // EightfoldTable returns the table that nq_ef_start builds for task i of

@@ -97,6 +97,7 @@ type KernelResult struct {
 	CFG        *CFG
 	Loop       *Loop
 	LoopInsts  int
+	Steps      int // steps per iteration of the step loop (KernelSpec.Step)
 	Bottom     bool
 	Reconverge bool
 	Paths      []PathResult
@@ -143,6 +144,17 @@ func Analyse(g *CFG, spec *KernelSpec, src *Sources) (*KernelResult, error) {
 	l := kr.Loop
 	for b := range l.Blocks {
 		kr.LoopInsts += g.Blocks[b].Size()
+	}
+	kr.Steps = 1
+	if spec.Step != nil {
+		n, err := src.CountInsts(g, l, *spec.Step)
+		if err != nil {
+			return nil, err
+		}
+		if n < 1 {
+			return nil, fmt.Errorf("%s: the step loop has no instruction of the step marker %v", g.Fn.Name, *spec.Step)
+		}
+		kr.Steps = n
 	}
 	kr.Bottom = g.BottomTested(l)
 	kr.Reconverge = g.Reconverges(l)
@@ -411,8 +423,12 @@ func printReport(w io.Writer, arch, ver string, results []*KernelResult) {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d/%d/%d\t%s\t%s\t\n", name, loop, p.Class, p.Path.Insts, p.Mix.ALU,
 				p.Mix.IMAD, p.Mix.Other, p.Mix.Mem(), note)
 		}
-		fmt.Fprintf(tw, "\t\t(fixed)\t\t\tprologue %d, next task %d, epilogue %d; mode %s; reconverges at loop exit: %v\t\t\n",
-			k.Prologue.Insts, k.Next.Insts, k.Epilogue.Insts, k.Spec.Mode, yesNo(k.Reconverge))
+		steps := ""
+		if k.Steps > 1 {
+			steps = fmt.Sprintf("; %d steps per iteration (the paths are whole iterations)", k.Steps)
+		}
+		fmt.Fprintf(tw, "\t\t(fixed)\t\t\tprologue %d, next task %d, epilogue %d; mode %s; reconverges at loop exit: %v%s\t\t\n",
+			k.Prologue.Insts, k.Next.Insts, k.Epilogue.Insts, k.Spec.Mode, yesNo(k.Reconverge), steps)
 	}
 	tw.Flush()
 }
@@ -427,17 +443,17 @@ func yesNo(b bool) string {
 // writeTSV writes the machine-readable report that warpsim reads.
 func writeTSV(w io.Writer, arch, ver string, results []*KernelResult) {
 	fmt.Fprintf(w, "# kernelreport: arch %s, nvcc %s\n", arch, ver)
-	fmt.Fprintln(w, "# kernel\tname\tsource\tregs\tstack\tspill_st\tspill_ld\tsmem\tmode\tloop_insts\tprologue\tnext\tepilogue\treconverge")
+	fmt.Fprintln(w, "# kernel\tname\tsource\tregs\tstack\tspill_st\tspill_ld\tsmem\tmode\tloop_insts\tprologue\tnext\tepilogue\treconverge\tsteps (per loop iteration)")
 	fmt.Fprintln(w, "# block\tkernel\tid\tinsts\talu\timad (ALU-pipe and IMAD instructions of the block)")
 	fmt.Fprintln(w, "# path\tkernel\tclass\tinsts\tmem\tblocks (comma-separated ids; '-' for none)")
 	for _, k := range results {
-		mode, loopInsts := "-", 0
+		mode, loopInsts, steps := "-", 0, 1
 		if k.Spec != nil {
-			mode, loopInsts = k.Spec.Mode, k.LoopInsts
+			mode, loopInsts, steps = k.Spec.Mode, k.LoopInsts, k.Steps
 		}
-		fmt.Fprintf(w, "kernel\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%d\t%d\n", k.Name, k.Source, k.Res.Regs,
+		fmt.Fprintf(w, "kernel\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\n", k.Name, k.Source, k.Res.Regs,
 			k.Res.Stack, k.Res.SpillStores, k.Res.SpillLoads, k.Res.Smem, mode, loopInsts,
-			k.Prologue.Insts, k.Next.Insts, k.Epilogue.Insts, b2i(k.Reconverge))
+			k.Prologue.Insts, k.Next.Insts, k.Epilogue.Insts, b2i(k.Reconverge), steps)
 		if k.Loop == nil {
 			continue
 		}

@@ -47,7 +47,11 @@ type PathSpec struct {
 type KernelSpec struct {
 	// Loop: the step loop is the smallest loop whose blocks include
 	// every one of these markers.
-	Loop  []Marker
+	Loop []Marker
+	// Step, if set, counts the steps one iteration of the step loop
+	// takes (a loop unrolled by hand): the instructions of the loop that
+	// come from it, one per step. Without it an iteration is one step.
+	Step  *Marker
 	Paths []PathSpec
 	// Mode is how the kernel hands out tasks, for warpsim: "rounds" (a
 	// warp runs 32 tasks to their end, then the next 32) or "refill" (a
@@ -111,6 +115,7 @@ func symSpec(end PathSpec, mode string) *KernelSpec {
 func efSpec(loop []Marker, end PathSpec, mode string) *KernelSpec {
 	return &KernelSpec{
 		Loop: loop,
+		Step: &efTab, // each step loads its table word once
 		Paths: []PathSpec{
 			{Class: "push", Need: []Marker{efNode, efPush}},
 			{Class: "dead", Need: []Marker{efNode}, Avoid: []Marker{efPush, efPop}},
@@ -129,11 +134,11 @@ var Specs = map[string]*KernelSpec{
 	// The board's end and the next board's start are one iteration.
 	"nq_symmetry_boards_dyn":  symSpec(PathSpec{Class: "end", Need: []Marker{anyAtomic, symStart}}, "refill"),
 	"nq_symmetry_boards_smem": symSpec(PathSpec{Class: "end", Need: []Marker{anyAtomic, symStart}}, "refill"),
-	// Eightfold: the warp runs the step loop until one of its threads
-	// has finished its task (a vote), then the threads without a task
-	// take one from the counter and the warp runs the loop again; the
-	// step loop is the one with the vote (a second copy runs the warp's
-	// last tasks). The refill passes once through nq_ef_start's table
+	// Eightfold: the warp runs the step loop, several steps an iteration,
+	// until one of its threads has finished its task (a vote), then the
+	// threads without a task take one from the counter and the warp runs
+	// the loop again; the step loop is the one with the vote (a second
+	// copy runs the warp's last tasks). The refill passes once through nq_ef_start's table
 	// loop (one pass of its levels-1). The static twin runs one task per
 	// thread at a time (grid-stride).
 	"nq_eightfold": efSpec([]Marker{efNode, efTab, anyVote},
@@ -251,6 +256,38 @@ func (s *Sources) Lines(m Marker) (map[int]bool, error) {
 // ptxas placed them for (the convergence barrier at a join, a jump), not
 // of the work of that line: they never make a block hold a marker.
 var control = map[string]bool{"BSSY": true, "BSYNC": true, "BRA": true, "WARPSYNC": true, "NOP": true, "YIELD": true}
+
+// CountInsts returns how many instructions of the blocks of l come from a
+// line of m (with its opcodes, if it names them).
+func (s *Sources) CountInsts(g *CFG, l *Loop, m Marker) (int, error) {
+	lines, err := s.Lines(m)
+	if err != nil {
+		return 0, err
+	}
+	var ops *regexp.Regexp
+	if m.Ops != "" {
+		if ops, err = regexp.Compile(`^(` + m.Ops + `)$`); err != nil {
+			return 0, fmt.Errorf("marker %v: %w", m, err)
+		}
+	}
+	n := 0
+	for b := range l.Blocks {
+		bl := g.Blocks[b]
+		for i := bl.Start; i < bl.End; i++ {
+			in := &g.Fn.Insts[i]
+			if (ops != nil && !ops.MatchString(in.Base())) || control[in.Base()] {
+				continue
+			}
+			for _, loc := range in.Locs {
+				if loc.File == m.File && lines[loc.Line] {
+					n++
+					break
+				}
+			}
+		}
+	}
+	return n, nil
+}
 
 // MarkBlocks returns, for each block of g, whether one of its
 // instructions comes from a line of m.

@@ -9,6 +9,11 @@
 #include "nqtotal.h"
 #include "warpsim.h"
 
+int ws_ef_frames(int levels)
+{
+	return NQ_EF_FRAMES(levels);
+}
+
 int ws_trace_ef(const ws_tasks *t, long long i, ws_trace *tr, ws_sums *sums)
 {
 	nq_ef_state s;
