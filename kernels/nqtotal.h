@@ -71,21 +71,21 @@
  *
  * Memory. The frames and table words of a thread lie at byte strides:
  * frame k at base + k * fs (frames 0..NQ_EF_AFTER are the sentinels, the
- * next one the start row), table word j at tab + j * ts. A thread-private search uses strides
- * 16 and 4. A block's search in shared memory interleaves the threads:
- * frame k of thread t at byte (k * blockDim.x + t) * 16 of the frame
- * area, table word j at (j * blockDim.x + t) * 4 of the table area, so
- * that the 32 threads of a warp touch 512 contiguous bytes with one
- * 128-bit access each, and 32 consecutive words. Neither has bank
- * conflicts. A task of J levels needs J + NQ_EF_AFTER frames (the
+ * next one the start row), table word j at tab + j * ts. A thread-private
+ * search uses strides 16 and 4. A block's search in shared memory
+ * interleaves the threads: frame k of thread t at byte (k * blockDim.x +
+ * t) * 16 of the frame area, table word j at (j * blockDim.x + t) * 4 of
+ * the table area, so that the 32 threads of a warp touch 512 contiguous
+ * bytes with one 128-bit access each, and 32 consecutive words. Neither
+ * has bank conflicts. A task of J levels needs J + NQ_EF_AFTER frames (the
  * sentinels and at most J-1 saved levels) and J table words
  * (NQ_EF_FRAMES).
  *
  * The API (nq_ef_state): nq_ef_start loads a task into a state and
  * returns 0 when the task needs no step, nq_ef_step runs one iteration and
- * returns 0 when it has finished the task (it must not be called again
- * before the next nq_ef_start), and nq_ef_finish adds the task's weighted
- * completions to the counters. The GPU kernels run nq_ef_step in a loop
+ * returns 0 when it has finished the task (after that, at most NQ_EF_AFTER
+ * more calls before the next nq_ef_start, which do nothing), and
+ * nq_ef_finish adds the task's weighted completions to the counters. The GPU kernels run nq_ef_step in a loop
  * and load a thread's next task between two runs of it (eightfold.cu);
  * nq_eightfold_task runs one task to the end (host tests). Both are the
  * same code.
