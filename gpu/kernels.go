@@ -108,14 +108,19 @@ var kernelTable = []kernelSpec{
 	{algo: nq.Eightfold, variant: Dynamic, name: "nq_eightfold", layout: eightfoldLayout, fetch: true, sharedBytes: efStackBytes, launch: eightfoldLaunch, preferred: true},
 }
 
+// efAfter is NQ_EF_AFTER of kernels/nqtotal.h: the sentinel frames below
+// a task's first one.
+const efAfter = 2
+
 // efFrames is the stack frames per thread of the eightfold kernels for
-// tasks of n with split rows filled below the border: the largest levels-1
-// of any task, n-3-split (a corner border leaves one row more than the
-// others), at least 1 (kernels/eightfold.cu).
-func efFrames(n, split int) int { return max(1, n-3-split) }
+// tasks of n with split rows filled below the border: NQ_EF_FRAMES of the
+// largest levels of any task, n-2-split (a corner border leaves one row
+// more than the others) plus efAfter (kernels/eightfold.cu).
+func efFrames(n, split int) int { return max(1, n-2-split) + efAfter }
 
 // efStackBytes is the dynamic shared memory of the eightfold kernels: 20
-// bytes per frame and thread (a 16-byte frame and a table word).
+// bytes per frame and thread (a 16-byte frame and a table word; a task
+// needs one table word fewer than frames).
 func efStackBytes(n, split, threads int) int { return 20 * efFrames(n, split) * threads }
 
 // symStackBytes is the shared memory of nq_symmetry_boards_smem: the

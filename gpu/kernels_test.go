@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
@@ -222,5 +223,28 @@ func TestAlgosFollowTable(t *testing.T) {
 	}
 	if got := Variants(nq.Bitmap); got != nil {
 		t.Errorf("Variants(bitmap) = %v, want none", got)
+	}
+}
+
+// efAfter and efFrames follow kernels/nqtotal.h: its NQ_EF_AFTER, and
+// NQ_EF_FRAMES of the most levels a task of n and split has (n-2-split).
+func TestEightfoldFramesFollowNqtotal(t *testing.T) {
+	src, err := fs.ReadFile(kernels.Sources, "nqtotal.h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var after string
+	for _, line := range strings.Split(string(src), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "#define" && f[1] == "NQ_EF_AFTER" {
+			after = f[2]
+		}
+	}
+	if after == "" || after != strconv.Itoa(efAfter) {
+		t.Fatalf("nqtotal.h defines NQ_EF_AFTER as %q, gpu's efAfter is %d", after, efAfter)
+	}
+	for _, c := range []struct{ n, split, want int }{{16, 4, 12}, {20, 3, 17}, {22, 3, 19}, {28, 4, 24}, {5, 3, 3}} {
+		if got := efFrames(c.n, c.split); got != c.want {
+			t.Errorf("efFrames(%d, %d) = %d, want %d", c.n, c.split, got, c.want)
+		}
 	}
 }

@@ -10,7 +10,8 @@ import (
 )
 
 // Decl is a kernel as a .cu file of this folder declares it:
-// extern "C" __global__ void NQ_KERNEL(name)(params).
+// extern "C" __global__ void NQ_KERNEL(name)(params), with or without
+// __launch_bounds__(...) before NQ_KERNEL.
 type Decl struct {
 	Name   string  // the kernel's name, its PTX entry; name_nodes is its twin
 	File   string  // the .cu file
@@ -25,7 +26,7 @@ type Param struct {
 
 var (
 	cComment = regexp.MustCompile(`(?s)/\*.*?\*/|//[^\n]*`)
-	cKernel  = regexp.MustCompile(`extern\s+"C"\s+__global__\s+void\s+NQ_KERNEL\s*\(\s*(\w+)\s*\)\s*\(([^)]*)\)`)
+	cKernel  = regexp.MustCompile(`extern\s+"C"\s+__global__\s+void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?NQ_KERNEL\s*\(\s*(\w+)\s*\)\s*\(([^)]*)\)`)
 	cIdent   = regexp.MustCompile(`\w+$`)
 )
 

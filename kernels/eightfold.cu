@@ -27,15 +27,15 @@
  * Memory layout: the device arrays are the Go tasks.Eightfold slices Left,
  * Right, Down and Meta copied as they are (Cols stays on the host). Task i
  * searches Meta[i] & 0xff levels; frames must be at least
- * NQ_EF_FRAMES(levels) = levels - 1 (at least 1) for every task of the
- * batch: its largest levels - 1, or N - 4 - split for any batch of N and
- * split (N - 3 - split for corner borders, which leave one row more).
+ * NQ_EF_FRAMES(levels) = levels + NQ_EF_AFTER for every task of the
+ * batch: for its largest levels, or N - 3 - split for any batch of N and
+ * split (N - 2 - split for corner borders, which leave one row more).
  *
  * Dynamic shared memory: frames * blockDim.x * 20 bytes: first the
  * threads' frames, 16 bytes each, frame k of thread t at index k *
  * blockDim.x + t; then the table words, word j of thread t at j *
- * blockDim.x + t (nqtotal.h: no bank conflicts). 260 bytes per thread at
- * N=20 with the default split (14 levels).
+ * blockDim.x + t (nqtotal.h: no bank conflicts). 340 bytes per thread at
+ * N=20 with split 3 (at most 15 levels, 17 frames).
  *
  * Output: the kernels ADD Σ weight × completions over the batch to
  * out[2], the slot where the other kernels add their orbits of 8, and
@@ -47,11 +47,17 @@
  *
  * Launch shape: one-dimensional; blockDim.x a multiple of 32, at most
  * 1024 (128 suggested: shared memory, not registers, bounds the threads
- * per SM). nq_eightfold: as many blocks as stay resident (threads loop
- * until the counter passes count); zero *next before each launch. A
- * thread whose task is finished takes the next one from *next inside the
- * loop in which its warp's other threads go on stepping, so no thread
- * waits for the longest task of its warp. nq_eightfold_static: gridDim.x =
+ * per SM; __launch_bounds__ holds the kernels to 32 registers).
+ * nq_eightfold: as many blocks as stay resident (threads loop until the
+ * counter passes count); zero *next before each launch. A warp runs the
+ * step loop until one of its threads has finished its task (a warp vote,
+ * so the loop has no divergent branch; it looks every NQ_EF_AFTER + 1
+ * steps, the steps a finished task's state takes after its end doing
+ * nothing); then the threads without a task take the next ones from
+ * *next, and the warp runs the loop again. So no thread waits for the
+ * longest task of its warp, and no iteration pays for a refill it does
+ * not make; once the tasks are all handed out, each thread finishes its
+ * own. nq_eightfold_static: gridDim.x =
  * min(ceil(count / blockDim.x), resident blocks), a grid-stride loop, one
  * task per thread at a time. Both keep a 64-bit sum per thread in
  * registers and end with one atomicAdd per block (nqreduce.cuh).
@@ -65,13 +71,26 @@
 #include "nqtotal.h"
 #include "nqreduce.cuh"
 
-/* nq_ef_smem places the thread's frames and table words in the block's
- * dynamic shared memory (see the header comment). */
-static __device__ __forceinline__ void nq_ef_smem(int frames, nq_ef_frame **fr, uint32_t **tab)
+/* nq_ef_mem is the block's dynamic shared memory: the frame area, then
+ * the table area (see the header comment). */
+extern __shared__ nq_ef_frame nq_ef_mem[];
+
+/* nq_ef_layout gives the thread's places in nq_ef_mem (nq_ef_start): its
+ * frame 0 and the stride between its frames, its table word 0 and the
+ * stride between its table words, in bytes. */
+static __device__ __forceinline__ void nq_ef_layout(int frames, nq_ef_ptr *tab, uint32_t *ts, nq_ef_ptr *base,
+						    uint32_t *fs)
 {
-	extern __shared__ nq_ef_frame nq_ef_frames[];
-	*fr = nq_ef_frames + threadIdx.x;
-	*tab = (uint32_t *)(nq_ef_frames + (size_t)frames * blockDim.x) + threadIdx.x;
+	const nq_ef_ptr mem = nq_ef_ptr_of(nq_ef_mem);
+	*base = mem + threadIdx.x * 16u;
+	/* fs = 16 * blockDim.x, as the difference of two of the thread's
+	 * frames, where ptxas does not see that it is the same for every
+	 * thread: it keeps it in a thread's register, and steps the frame
+	 * pointer with IMAD.IADD (the FMA pipe) instead of an IADD3 from a
+	 * uniform register (the ALU pipe, which the step loop fills). */
+	asm("sub.u32 %0, %1, %2;" : "=r"(*fs) : "r"(mem + (blockDim.x + threadIdx.x) * 16u), "r"(*base));
+	*tab = mem + (uint32_t)frames * blockDim.x * 16u + threadIdx.x * 4u;
+	*ts = blockDim.x * 4u;
 }
 
 /* nq_ef_add_out adds the thread's counters to out: the total to out[2]
@@ -86,50 +105,69 @@ static __device__ __forceinline__ void nq_ef_add_out(const nq_ef_counts *k, unsi
 	}
 }
 
-extern "C" __global__ void NQ_KERNEL(nq_eightfold)(int count, int frames,
+extern "C" __global__ void __launch_bounds__(1024, 2) NQ_KERNEL(nq_eightfold)(int count, int frames,
 						   const unsigned long long *__restrict__ left,
 						   const unsigned long long *__restrict__ right,
 						   const uint32_t *__restrict__ down,
 						   const uint32_t *__restrict__ meta,
 						   unsigned long long *out, unsigned int *next)
 {
-	nq_ef_frame *fr;
-	uint32_t *tab;
-	nq_ef_smem(frames, &fr, &tab);
+	nq_ef_ptr tab, base;
+	uint32_t ts, fs;
+	nq_ef_layout(frames, &tab, &ts, &base, &fs);
 	nq_ef_counts k = {0, 0};
 	nq_ef_state s;
-	unsigned int i = atomicAdd(next, 1u);
-	if (i < (unsigned int)count)
-		nq_ef_start(&s, fr, blockDim.x, tab, blockDim.x, left[i], right[i], down[i], meta[i], &k);
-	while (i < (unsigned int)count) {
-		if (!nq_ef_step(&s, &k)) {
-			i = atomicAdd(next, 1u);
-			if (i < (unsigned int)count)
-				nq_ef_start(&s, fr, blockDim.x, tab, blockDim.x, left[i], right[i], down[i],
-					    meta[i], &k);
+	s.w = 0;
+	s.c = 0;
+	int more = 0; /* s holds a task in progress */
+	for (;;) {
+		/* Threads without a task take one (or find none left). */
+		while (!more) {
+			const unsigned int i = atomicAdd(next, 1u);
+			if (i >= (unsigned int)count)
+				break;
+			more = nq_ef_start(&s, tab, ts, base, fs, left[i], right[i], down[i], meta[i], &k);
 		}
+		if (__any_sync(0xffffffffu, !more))
+			break; /* the tasks are all handed out */
+		/* Step until a thread of the warp finishes its task: the loop's
+		 * test is warp-uniform, so it has no divergent branch. It looks
+		 * only every NQ_EF_AFTER + 1 steps: the steps a finished task
+		 * takes after its end do nothing. */
+		do {
+#pragma unroll
+			for (int u = 0; u < NQ_EF_AFTER; u++)
+				nq_ef_step(&s, &k);
+			more = nq_ef_step(&s, &k);
+		} while (__all_sync(0xffffffffu, more));
+		nq_ef_finish(&s, &k); /* the finished tasks, and the others so far */
 	}
+	while (more) /* the warp's last tasks */
+		more = nq_ef_step(&s, &k);
+	nq_ef_finish(&s, &k);
 	nq_ef_add_out(&k, out);
 }
 
-extern "C" __global__ void NQ_KERNEL(nq_eightfold_static)(int count, int frames,
+extern "C" __global__ void __launch_bounds__(1024, 2) NQ_KERNEL(nq_eightfold_static)(int count, int frames,
 							  const unsigned long long *__restrict__ left,
 							  const unsigned long long *__restrict__ right,
 							  const uint32_t *__restrict__ down,
 							  const uint32_t *__restrict__ meta,
 							  unsigned long long *out)
 {
-	nq_ef_frame *fr;
-	uint32_t *tab;
-	nq_ef_smem(frames, &fr, &tab);
+	nq_ef_ptr tab, base;
+	uint32_t ts, fs;
+	nq_ef_layout(frames, &tab, &ts, &base, &fs);
 	nq_ef_counts k = {0, 0};
 	nq_ef_state s;
 	/* i + stride stays below 2^32: count < 2^31, and so is the grid. */
 	const unsigned int stride = gridDim.x * blockDim.x;
 	for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < (unsigned int)count; i += stride) {
-		nq_ef_start(&s, fr, blockDim.x, tab, blockDim.x, left[i], right[i], down[i], meta[i], &k);
-		while (nq_ef_step(&s, &k))
-			;
+		if (nq_ef_start(&s, tab, ts, base, fs, left[i], right[i], down[i], meta[i], &k)) {
+			while (nq_ef_step(&s, &k))
+				;
+			nq_ef_finish(&s, &k);
+		}
 	}
 	nq_ef_add_out(&k, out);
 }

@@ -34,6 +34,8 @@ extern "C" __global__ void NQ_KERNEL(nq_b)(void) {}
 				{"out", "unsigned long long *"}}},
 			{"nq_b", "x.cu", nil},
 		}},
+		{"launch bounds", `extern "C" __global__ void __launch_bounds__(1024, 2) NQ_KERNEL(nq_d)(int count) {}`,
+			[]Decl{{"nq_d", "x.cu", []Param{{"count", "int"}}}}},
 		{"without NQ_KERNEL: not a kernel of the registry", `extern "C" __global__ void nq_c(int n) {}`, nil},
 	}
 	for _, tt := range tests {

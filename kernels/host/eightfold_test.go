@@ -116,6 +116,42 @@ func TestEightfoldLanes(t *testing.T) {
 	}
 }
 
+// Steps after a task's end, as many as the GPU's step loop takes before
+// its warp looks (EightfoldAfter), change no count, say the task is
+// over and keep the frame pointer inside the thread's frames; task by
+// task over N=5..13 and random tasks of N=22..28.
+func TestEightfoldStepsAfterEnd(t *testing.T) {
+	check := func(e *tasks.Eightfold) {
+		t.Helper()
+		for i := 0; i < e.Len(); i++ {
+			want := host.Eightfold(oneTask(e, i))
+			for extra := 0; extra <= host.EightfoldAfter; extra++ {
+				got, running, inside := host.EightfoldAfterEnd(e, i, extra)
+				if got != want || running != 0 || !inside {
+					t.Fatalf("N=%d task %v, %d steps after the end: %+v (running %d, inside %v), want %+v",
+						e.N, e.Task(i), extra, got, running, inside, want)
+				}
+			}
+		}
+	}
+	for n := 5; n <= 13; n++ {
+		err := tasks.EnumerateEightfold(n, tasks.DefaultSplit(n), 1000, func(e *tasks.Eightfold) error {
+			check(e)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, n := range []int{22, 28} {
+		e, err := taskstest.RandomEightfold(n, n-17, 6, 11)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(e)
+	}
+}
+
 // Random tasks of N=22..28 with 12 to 14 levels left agree with the plain
 // reference (taskstest.SearchEightfold), task by task, in C and in Go, and
 // all at once through 32 interleaved lanes.
@@ -154,8 +190,10 @@ func TestEightfoldLargeN(t *testing.T) {
 }
 
 // The table nq_ef_start builds holds, for every level of a task up to the
-// deepest of N=28, the columns its placed queens' diagonals attack there,
-// the flag of the last level and the rows to the next level.
+// deepest of N=28, the columns its placed queens' diagonals attack on the
+// next level (column c in bit c+4) and the rows to it (bits 0..3, bit 4
+// clear); the word below the last level has every column and bit 31 (a
+// completion), the others have bit 31 clear.
 func TestEightfoldTable(t *testing.T) {
 	for _, c := range []struct{ n, split int }{{9, 0}, {16, 2}, {23, 1}, {28, 0}, {28, 3}} {
 		e, err := taskstest.RandomEightfold(c.n, c.split, 40, 5)
@@ -171,20 +209,23 @@ func TestEightfoldTable(t *testing.T) {
 				}
 			}
 			tab := host.EightfoldTable(e, i)
-			if len(tab) != len(search)-1 {
+			if len(tab) != len(search) {
 				t.Fatalf("N=%d task %v: %d table words for %d levels", c.n, cols, len(tab), len(search))
 			}
+			if w := tab[len(tab)-1]; w != 0xffffffe0 {
+				t.Fatalf("N=%d task %v: word below the last level %#x", c.n, cols, w)
+			}
 			open := ^e.Down[i] // columns no placed queen takes
-			for j, w := range tab {
+			for j, w := range tab[:len(tab)-1] {
 				row := search[j+1]
 				want := diagonals(cols, row) & open
-				if got := w & 0x0ffffffe & open; got != want&^1 {
+				if got := w >> 4 & 0x07fffffe & open; got != want&^1 {
 					t.Fatalf("N=%d task %v level %d (row %d): attacks %b, want %b", c.n, cols, j+1, row, got, want)
 				}
-				if last := w&1 != 0; last != (j+2 == len(search)) {
-					t.Fatalf("N=%d task %v level %d: last flag %v", c.n, cols, j+1, last)
+				if w>>31 != 0 {
+					t.Fatalf("N=%d task %v level %d: bit 31 set", c.n, cols, j+1)
 				}
-				if s := int(w >> 28); s != row-search[j] {
+				if s := int(w & 0x1f); s != row-search[j] {
 					t.Fatalf("N=%d task %v level %d: shift %d, rows %d to %d", c.n, cols, j, s, search[j], row)
 				}
 			}

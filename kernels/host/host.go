@@ -81,41 +81,68 @@ static void nq_host_eightfold_lanes(int count, const uint64_t *left, const uint6
 	static __thread nq_ef_state s[NQ_EF_LANES_MAX];
 	static __thread nq_ef_frame frames[NQ_EF_FRAMES(NQ_MAXN - 3) * NQ_EF_LANES_MAX];
 	static __thread uint32_t tabs[NQ_EF_FRAMES(NQ_MAXN - 3) * NQ_EF_LANES_MAX];
-	int cur[NQ_EF_LANES_MAX];
-	int next = 0, live = 0;
-	for (int t = 0; t < lanes; t++) {
-		cur[t] = next++;
-		if (cur[t] < count) {
-			nq_ef_start(&s[t], frames + t, lanes, tabs + t, lanes, left[cur[t]], right[cur[t]],
-				    down[cur[t]], meta[cur[t]], out);
-			live++;
-		}
-	}
+	// run[t]: 1 while lane t has a task, 0 when it needs one, -1 once
+	// there is none left for it.
+	int run[NQ_EF_LANES_MAX];
+	int next = 0, live = lanes;
+	for (int t = 0; t < lanes; t++)
+		run[t] = 0;
 	while (live > 0) {
 		for (int t = 0; t < lanes; t++) {
-			if (cur[t] >= count)
+			if (run[t] > 0) {
+				run[t] = nq_ef_step(&s[t], out);
+				if (run[t] == 0)
+					nq_ef_finish(&s[t], out);
 				continue;
-			if (!nq_ef_step(&s[t], out)) {
-				cur[t] = next++;
-				if (cur[t] < count)
-					nq_ef_start(&s[t], frames + t, lanes, tabs + t, lanes, left[cur[t]],
-						    right[cur[t]], down[cur[t]], meta[cur[t]], out);
-				else
+			}
+			// A lane without a task takes the next one that needs a search.
+			while (run[t] == 0) {
+				const int i = next++;
+				if (i >= count) {
+					run[t] = -1;
 					live--;
+				} else {
+					run[t] = nq_ef_start(&s[t], (char *)(tabs + t), 4 * lanes, (char *)(frames + t),
+							     16 * lanes, left[i], right[i], down[i], meta[i], out);
+				}
 			}
 		}
 	}
 }
 
+// nq_host_eightfold_after runs one task to its end and then extra more
+// steps (at most NQ_EF_AFTER), as the GPU's step loop does for a thread
+// whose task ended before its warp looks; it returns how many of those
+// steps returned non-zero, adds the task's counts to *out and sets *inside
+// to whether the frame pointer stayed inside the thread's frames.
+static int nq_host_eightfold_after(uint64_t left, uint64_t right, uint32_t down, uint32_t meta, int extra,
+				   nq_ef_counts *out, int *inside)
+{
+	nq_ef_state s;
+	nq_ef_frame fr[NQ_EF_FRAMES(NQ_MAXN - 3)];
+	uint32_t tab[NQ_EF_FRAMES(NQ_MAXN - 3)];
+	int running = 0;
+	*inside = 1;
+	if (!nq_ef_start(&s, (nq_ef_ptr)tab, 4, (nq_ef_ptr)fr, 16, left, right, down, meta, out))
+		return 0;
+	while (nq_ef_step(&s, out))
+		;
+	for (int i = 0; i < extra && i < NQ_EF_AFTER; i++)
+		running += nq_ef_step(&s, out) != 0;
+	nq_ef_finish(&s, out);
+	*inside = s.top >= (nq_ef_ptr)fr && s.top < (nq_ef_ptr)(fr + NQ_EF_FRAMES(NQ_MAXN - 3));
+	return running;
+}
+
 // nq_host_eightfold_table fills tab with the table that nq_ef_start
-// builds for one task (levels-1 words).
+// builds for one task (levels words, none for one level).
 static void nq_host_eightfold_table(uint64_t left, uint64_t right, uint32_t down, uint32_t meta,
 				    uint32_t *tab)
 {
 	nq_ef_state s;
-	nq_ef_frame fr[1];
+	nq_ef_frame fr[NQ_EF_FRAMES(NQ_MAXN - 3)];
 	nq_ef_counts k = {0, 0};
-	nq_ef_start(&s, fr, 1, tab, 1, left, right, down, meta, &k);
+	nq_ef_start(&s, (char *)tab, 4, (char *)fr, 16, left, right, down, meta, &k);
 }
 
 static void nq_host_frames(int n, int count, const uint32_t *rows,
@@ -262,8 +289,31 @@ func EightfoldLanes(e *tasks.Eightfold, lanes int) EightfoldCounts {
 	return EightfoldCounts{Total: uint64(out.total), Nodes: uint64(out.nodes)}
 }
 
+// EightfoldAfter is NQ_EF_AFTER: the steps a task's state takes after
+// its end without harm.
+const EightfoldAfter = C.NQ_EF_AFTER
+
+// EightfoldAfterEnd runs task i of e to its end and then extra more steps
+// (0 to EightfoldAfter) and returns its counts, how many of the extra
+// steps said the task went on, and whether the frame pointer stayed inside
+// the thread's frames.
+func EightfoldAfterEnd(e *tasks.Eightfold, i, extra int) (c EightfoldCounts, running int, inside bool) {
+	if extra < 0 || extra > EightfoldAfter {
+		panic(fmt.Sprintf("host.EightfoldAfterEnd: %d extra steps, want 0 to %d", extra, EightfoldAfter))
+	}
+	if l := e.Levels(i); l < 1 || l > MaxN-3 {
+		panic(fmt.Sprintf("host.EightfoldAfterEnd: task with %d levels", l))
+	}
+	var out C.nq_ef_counts
+	var in C.int
+	r := C.nq_host_eightfold_after(C.uint64_t(e.Left[i]), C.uint64_t(e.Right[i]), C.uint32_t(e.Down[i]),
+		C.uint32_t(e.Meta[i]), C.int(extra), &out, &in)
+	return EightfoldCounts{Total: uint64(out.total), Nodes: uint64(out.nodes)}, int(r), in != 0
+}
+
 // EightfoldTable returns the table that nq_ef_start builds for task i of
-// e: one word per level but the last (see nqtotal.h).
+// e: one word per level (see nqtotal.h), none for a task of one level
+// (nq_ef_start settles it).
 func EightfoldTable(e *tasks.Eightfold, i int) []uint32 {
 	levels := e.Levels(i)
 	if levels < 1 || levels > MaxN-3 {
@@ -272,7 +322,10 @@ func EightfoldTable(e *tasks.Eightfold, i int) []uint32 {
 	var buf [MaxN]C.uint32_t
 	C.nq_host_eightfold_table(C.uint64_t(e.Left[i]), C.uint64_t(e.Right[i]), C.uint32_t(e.Down[i]),
 		C.uint32_t(e.Meta[i]), &buf[0])
-	tab := make([]uint32, levels-1)
+	tab := make([]uint32, levels)
+	if levels == 1 {
+		tab = nil
+	}
 	for j := range tab {
 		tab[j] = uint32(buf[j])
 	}

@@ -156,7 +156,7 @@ func TestAnalyse(t *testing.T) {
 	kr.Name = "toy_kernel"
 	writeTSV(&b, "sm_90", "test", []*KernelResult{kr})
 	for _, line := range []string{
-		"kernel\ttoy_kernel\t\t0\t0\t0\t0\t0\trounds\t12\t1\t0\t1\t0\n",
+		"kernel\ttoy_kernel\t\t0\t0\t0\t0\t0\trounds\t12\t1\t0\t1\t0\t1\n",
 		"block\ttoy_kernel\t2\t3\t2\t0\n", // IADD3 x2 and a BRA
 		"path\ttoy_kernel\tpush\t9\tSTS 1\t1,2,3,5\n",
 		"path\ttoy_kernel\tnever\tabsent\tnone\t-\n",
@@ -195,5 +195,36 @@ func TestMarkerErrors(t *testing.T) {
 		if _, err := src.MarkBlocks(g, m); err == nil {
 			t.Errorf("marker %v: no error", m)
 		}
+	}
+}
+
+// A spec's Step marker counts the steps of one loop iteration: the
+// instructions of the loop that come from it (the push line's IADD3s
+// and its STS: three), one by default.
+func TestSteps(t *testing.T) {
+	g := loadToy(t)
+	src := &Sources{Dirs: []string{"testdata"}}
+	for _, c := range []struct {
+		step *Marker
+		want int
+	}{
+		{nil, 1},
+		{&Marker{"toy.h", "toy_step", `toy_push\(s\);`, ""}, 3},
+		{&Marker{"toy.h", "toy_step", `toy_push\(s\);`, "STS"}, 1},
+	} {
+		spec := toySpec()
+		spec.Step = c.step
+		kr, err := Analyse(g, spec, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kr.Steps != c.want {
+			t.Errorf("step marker %v: %d steps, want %d", c.step, kr.Steps, c.want)
+		}
+	}
+	spec := toySpec()
+	spec.Step = &Marker{"toy.h", "toy_step", `toy_node\(s\);`, "STS"} // no store on that line
+	if _, err := Analyse(g, spec, src); err == nil {
+		t.Error("a step marker with no instruction in the loop: no error")
 	}
 }

@@ -97,6 +97,7 @@ type KernelResult struct {
 	CFG        *CFG
 	Loop       *Loop
 	LoopInsts  int
+	Steps      int // steps per iteration of the step loop (KernelSpec.Step)
 	Bottom     bool
 	Reconverge bool
 	Paths      []PathResult
@@ -144,6 +145,17 @@ func Analyse(g *CFG, spec *KernelSpec, src *Sources) (*KernelResult, error) {
 	for b := range l.Blocks {
 		kr.LoopInsts += g.Blocks[b].Size()
 	}
+	kr.Steps = 1
+	if spec.Step != nil {
+		n, err := src.CountInsts(g, l, *spec.Step)
+		if err != nil {
+			return nil, err
+		}
+		if n < 1 {
+			return nil, fmt.Errorf("%s: the step loop has no instruction of the step marker %v", g.Fn.Name, *spec.Step)
+		}
+		kr.Steps = n
+	}
 	kr.Bottom = g.BottomTested(l)
 	kr.Reconverge = g.Reconverges(l)
 	for _, ps := range spec.Paths {
@@ -169,6 +181,20 @@ func Analyse(g *CFG, spec *KernelSpec, src *Sources) (*KernelResult, error) {
 				sub.Blocks[b] = true
 			}
 		}
+		if ps.Outer {
+			outer := g.Enclosing(l)
+			if outer == nil {
+				return nil, fmt.Errorf("%s: no loop around the step loop for the %s path", g.Fn.Name, ps.Class)
+			}
+			p, ok := g.ShortestCycle(l, outer, need)
+			if !ok {
+				return nil, fmt.Errorf("%s: no %s path through the loop around the step loop", g.Fn.Name, ps.Class)
+			}
+			pr.Path = p
+			pr.Mix = g.MixOf(p.Blocks)
+			kr.Paths = append(kr.Paths, pr)
+			continue
+		}
 		p, ok := g.ShortestIteration(sub, need, ps.Exit)
 		if ps.Exit && ok {
 			// Leaving the pruned loop must also leave the real one.
@@ -182,6 +208,11 @@ func Analyse(g *CFG, spec *KernelSpec, src *Sources) (*KernelResult, error) {
 		if !ok {
 			p, ok = g.ShortestIteration(l, need, ps.Exit)
 			pr.Merged = len(ps.Avoid) > 0
+		}
+		for _, b := range p.Blocks { // the header is kept though it may hold one
+			for _, a := range avoid {
+				pr.Merged = pr.Merged || a[b]
+			}
 		}
 		if !ok && ps.Optional {
 			kr.Paths = append(kr.Paths, PathResult{Class: ps.Class, Absent: true})
@@ -392,8 +423,12 @@ func printReport(w io.Writer, arch, ver string, results []*KernelResult) {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d/%d/%d\t%s\t%s\t\n", name, loop, p.Class, p.Path.Insts, p.Mix.ALU,
 				p.Mix.IMAD, p.Mix.Other, p.Mix.Mem(), note)
 		}
-		fmt.Fprintf(tw, "\t\t(fixed)\t\t\tprologue %d, next task %d, epilogue %d; mode %s; reconverges at loop exit: %v\t\t\n",
-			k.Prologue.Insts, k.Next.Insts, k.Epilogue.Insts, k.Spec.Mode, yesNo(k.Reconverge))
+		steps := ""
+		if k.Steps > 1 {
+			steps = fmt.Sprintf("; %d steps per iteration (the paths are whole iterations)", k.Steps)
+		}
+		fmt.Fprintf(tw, "\t\t(fixed)\t\t\tprologue %d, next task %d, epilogue %d; mode %s; reconverges at loop exit: %v%s\t\t\n",
+			k.Prologue.Insts, k.Next.Insts, k.Epilogue.Insts, k.Spec.Mode, yesNo(k.Reconverge), steps)
 	}
 	tw.Flush()
 }
@@ -408,17 +443,17 @@ func yesNo(b bool) string {
 // writeTSV writes the machine-readable report that warpsim reads.
 func writeTSV(w io.Writer, arch, ver string, results []*KernelResult) {
 	fmt.Fprintf(w, "# kernelreport: arch %s, nvcc %s\n", arch, ver)
-	fmt.Fprintln(w, "# kernel\tname\tsource\tregs\tstack\tspill_st\tspill_ld\tsmem\tmode\tloop_insts\tprologue\tnext\tepilogue\treconverge")
+	fmt.Fprintln(w, "# kernel\tname\tsource\tregs\tstack\tspill_st\tspill_ld\tsmem\tmode\tloop_insts\tprologue\tnext\tepilogue\treconverge\tsteps (per loop iteration)")
 	fmt.Fprintln(w, "# block\tkernel\tid\tinsts\talu\timad (ALU-pipe and IMAD instructions of the block)")
 	fmt.Fprintln(w, "# path\tkernel\tclass\tinsts\tmem\tblocks (comma-separated ids; '-' for none)")
 	for _, k := range results {
-		mode, loopInsts := "-", 0
+		mode, loopInsts, steps := "-", 0, 1
 		if k.Spec != nil {
-			mode, loopInsts = k.Spec.Mode, k.LoopInsts
+			mode, loopInsts, steps = k.Spec.Mode, k.LoopInsts, k.Steps
 		}
-		fmt.Fprintf(w, "kernel\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%d\t%d\n", k.Name, k.Source, k.Res.Regs,
+		fmt.Fprintf(w, "kernel\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\n", k.Name, k.Source, k.Res.Regs,
 			k.Res.Stack, k.Res.SpillStores, k.Res.SpillLoads, k.Res.Smem, mode, loopInsts,
-			k.Prologue.Insts, k.Next.Insts, k.Epilogue.Insts, b2i(k.Reconverge))
+			k.Prologue.Insts, k.Next.Insts, k.Epilogue.Insts, b2i(k.Reconverge), steps)
 		if k.Loop == nil {
 			continue
 		}

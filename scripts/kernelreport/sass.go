@@ -354,6 +354,24 @@ func (g *CFG) findLoops() {
 	sort.Slice(g.Loops, func(i, j int) bool { return len(g.Loops[i].Blocks) < len(g.Loops[j].Blocks) })
 }
 
+// Enclosing returns the smallest loop of g that holds every block of l
+// and more, or nil.
+func (g *CFG) Enclosing(l *Loop) *Loop {
+	for _, o := range g.Loops { // smallest first
+		if len(o.Blocks) <= len(l.Blocks) {
+			continue
+		}
+		all := true
+		for b := range l.Blocks {
+			all = all && o.Blocks[b]
+		}
+		if all {
+			return o
+		}
+	}
+	return nil
+}
+
 // isBackEdge reports whether the edge a->b closes a loop (b dominates a).
 func (g *CFG) isBackEdge(a, b int) bool { return g.idom[a] >= 0 && g.Dominates(b, a) }
 
@@ -400,6 +418,21 @@ func (g *CFG) blockMask(b int, marks [][]bool) int {
 // marker set (marks[i][block]). Back edges of loops nested in l are not
 // followed: an inner loop counts as one pass through its blocks.
 func (g *CFG) ShortestIteration(l *Loop, marks [][]bool, exit bool) (Path, bool) {
+	return g.shortestIteration(l, marks, exit, -1)
+}
+
+// ShortestCycle is ShortestIteration through the blocks of outer, a loop
+// that holds the step loop l: the cheapest path from l's header back to it
+// that holds every marker, leaving l and passing once through outer's
+// header (the way back into l after, say, a refill between two runs of
+// the step loop). Loops nested in outer but l count one pass each.
+func (g *CFG) ShortestCycle(l, outer *Loop, marks [][]bool) (Path, bool) {
+	return g.shortestIteration(&Loop{Header: l.Header, Latches: l.Latches, Blocks: outer.Blocks}, marks, false, outer.Header)
+}
+
+// shortestIteration is ShortestIteration; edges to via (-1: none) are
+// taken even where they close a loop.
+func (g *CFG) shortestIteration(l *Loop, marks [][]bool, exit bool, via int) (Path, bool) {
 	full := 1<<len(marks) - 1
 	start := pathState{l.Header, g.blockMask(l.Header, marks)}
 	dist := map[pathState]int{start: g.Blocks[l.Header].Size()}
@@ -420,7 +453,7 @@ func (g *CFG) ShortestIteration(l *Loop, marks [][]bool, exit bool) (Path, bool)
 				}
 				continue
 			}
-			if g.isBackEdge(st.block, s) {
+			if s != via && g.isBackEdge(st.block, s) {
 				continue // an inner loop's back edge
 			}
 			ns := pathState{s, st.mask | g.blockMask(s, marks)}

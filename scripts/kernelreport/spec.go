@@ -37,13 +37,21 @@ type PathSpec struct {
 	// Optional: the loop may lack such a path (it runs in another copy
 	// of the loop); it is then reported as absent instead of failing.
 	Optional bool
+	// Outer: the path leaves the step loop and comes back to its header
+	// through the loop around it (ShortestCycle): a refill that runs
+	// between two runs of the step loop.
+	Outer bool
 }
 
 // KernelSpec says how to find the step loop of a kernel and its paths.
 type KernelSpec struct {
 	// Loop: the step loop is the smallest loop whose blocks include
 	// every one of these markers.
-	Loop  []Marker
+	Loop []Marker
+	// Step, if set, counts the steps one iteration of the step loop
+	// takes (a loop unrolled by hand): the instructions of the loop that
+	// come from it, one per step. Without it an iteration is one step.
+	Step  *Marker
 	Paths []PathSpec
 	// Mode is how the kernel hands out tasks, for warpsim: "rounds" (a
 	// warp runs 32 tasks to their end, then the next 32) or "refill" (a
@@ -69,13 +77,16 @@ var (
 	cfPopc  = Marker{"nqsearch.h", "nq_popc", `return __popc\(x\);`, "POPC"}
 	cfOrbit = Marker{"nqsearch.h", "nq_orbit", `board\[n - 1 - r\] != 1u`, ""}
 
-	efNode  = Marker{"nqtotal.h", "nq_ef_step", `const uint32_t bit = f & \(0u - f\);`, ""}
-	efTab   = Marker{"nqtotal.h", "nq_ef_step", `const uint32_t t = s->tab\[`, "LD|LDL|LDS"}
-	efPush  = Marker{"nqtotal.h", "nq_ef_step", `s->fr\[\(int\)sp \* s->fstride\] = cur;`, "ST|STL|STS"}
-	efPop   = Marker{"nqtotal.h", "nq_ef_step", `up = s->fr\[`, "LD|LDL|LDS"}
-	efNext  = Marker{"nqtotal.h", "nq_ef_step", `s->sp = sp \+`, ""}
-	efStart = Marker{"nqtotal.h", "nq_ef_start", `s->f = ~\(down`, ""}
-	efTable = Marker{"nqtotal.h", "nq_ef_start", `tab\[j \* tstride\] =`, "ST|STL|STS"}
+	efNode = Marker{"nqtotal.h", "nq_ef_step", `d = d \+ bit \+ 1u;`, ""}
+	// The memory operations are PTX in the GPU's accessors (their first
+	// definitions in nqtotal.h): the line of each asm statement.
+	efTab   = Marker{"nqtotal.h", "nq_ef_load", `asm volatile`, "LD|LDS"}
+	efPush  = Marker{"nqtotal.h", "nq_ef_push", `asm volatile`, "ST|STS"}
+	efPop   = Marker{"nqtotal.h", "nq_ef_pop", `asm volatile`, "LD|LDS"}
+	efStart = Marker{"nqtotal.h", "nq_ef_start", `const uint32_t f = ~\(\(down`, ""}
+	efTable = Marker{"nqtotal.h", "nq_ef_start", `uint32_t fixed = `, ""}
+	// anyVote: the warp vote that ends a run of nq_eightfold's step loop.
+	anyVote = Marker{Ops: "VOTE|VOTEU"}
 
 	pmNode = Marker{"peer.h", "pm_step", `e\.f \^= bit;`, ""}
 	pmPush = Marker{"peer.h", "pm_step", `\*s->top = c;`, "ST|STS"}
@@ -100,15 +111,15 @@ func symSpec(end PathSpec, mode string) *KernelSpec {
 // efSpec is the eightfold search (kernels/nqtotal.h): one predicated
 // iteration per node whose push is a predicated store and whose pop a
 // predicated load; the iteration that places a task's last node also ends
-// it (end). Every iteration but the end updates the saved-level count
-// (efNext): without it, the cheapest "dead" path would be the end's.
-func efSpec(end PathSpec, mode string) *KernelSpec {
+// it (end). loop names the step loop.
+func efSpec(loop []Marker, end PathSpec, mode string) *KernelSpec {
 	return &KernelSpec{
-		Loop: []Marker{efNode, efTab},
+		Loop: loop,
+		Step: &efTab, // each step loads its table word once
 		Paths: []PathSpec{
-			{Class: "push", Need: []Marker{efNode, efNext, efPush}},
-			{Class: "dead", Need: []Marker{efNode, efNext}, Avoid: []Marker{efPush, efPop}},
-			{Class: "pop", Need: []Marker{efNode, efNext, efPop}},
+			{Class: "push", Need: []Marker{efNode, efPush}},
+			{Class: "dead", Need: []Marker{efNode}, Avoid: []Marker{efPush, efPop}},
+			{Class: "pop", Need: []Marker{efNode, efPop}},
 			end,
 		},
 		Mode: mode,
@@ -123,12 +134,16 @@ var Specs = map[string]*KernelSpec{
 	// The board's end and the next board's start are one iteration.
 	"nq_symmetry_boards_dyn":  symSpec(PathSpec{Class: "end", Need: []Marker{anyAtomic, symStart}}, "refill"),
 	"nq_symmetry_boards_smem": symSpec(PathSpec{Class: "end", Need: []Marker{anyAtomic, symStart}}, "refill"),
-	// Eightfold: threads take tasks from a counter inside the step loop;
-	// the static twin runs one task per thread at a time (grid-stride).
-	// The refill passes once through nq_ef_start's table loop (one pass
-	// of its levels-1).
-	"nq_eightfold":        efSpec(PathSpec{Class: "end", Need: []Marker{efNode, anyAtomic, efStart, efTable}}, "refill"),
-	"nq_eightfold_static": efSpec(PathSpec{Class: "end", Need: []Marker{efNode}, Exit: true}, "rounds"),
+	// Eightfold: the warp runs the step loop, several steps an iteration,
+	// until one of its threads has finished its task (a vote), then the
+	// threads without a task take one from the counter and the warp runs
+	// the loop again; the step loop is the one with the vote (a second
+	// copy runs the warp's last tasks). The refill passes once through nq_ef_start's table
+	// loop (one pass of its levels-1). The static twin runs one task per
+	// thread at a time (grid-stride).
+	"nq_eightfold": efSpec([]Marker{efNode, efTab, anyVote},
+		PathSpec{Class: "end", Need: []Marker{efNode, anyAtomic, efStart, efTable}, Outer: true}, "refill"),
+	"nq_eightfold_static": efSpec([]Marker{efNode, efTab}, PathSpec{Class: "end", Need: []Marker{efNode}, Exit: true}, "rounds"),
 	"nq_carry_frames": {
 		Loop: []Marker{cfPop, cfPush},
 		Paths: []PathSpec{
@@ -241,6 +256,38 @@ func (s *Sources) Lines(m Marker) (map[int]bool, error) {
 // ptxas placed them for (the convergence barrier at a join, a jump), not
 // of the work of that line: they never make a block hold a marker.
 var control = map[string]bool{"BSSY": true, "BSYNC": true, "BRA": true, "WARPSYNC": true, "NOP": true, "YIELD": true}
+
+// CountInsts returns how many instructions of the blocks of l come from a
+// line of m (with its opcodes, if it names them).
+func (s *Sources) CountInsts(g *CFG, l *Loop, m Marker) (int, error) {
+	lines, err := s.Lines(m)
+	if err != nil {
+		return 0, err
+	}
+	var ops *regexp.Regexp
+	if m.Ops != "" {
+		if ops, err = regexp.Compile(`^(` + m.Ops + `)$`); err != nil {
+			return 0, fmt.Errorf("marker %v: %w", m, err)
+		}
+	}
+	n := 0
+	for b := range l.Blocks {
+		bl := g.Blocks[b]
+		for i := bl.Start; i < bl.End; i++ {
+			in := &g.Fn.Insts[i]
+			if (ops != nil && !ops.MatchString(in.Base())) || control[in.Base()] {
+				continue
+			}
+			for _, loc := range in.Locs {
+				if loc.File == m.File && lines[loc.Line] {
+					n++
+					break
+				}
+			}
+		}
+	}
+	return n, nil
+}
 
 // MarkBlocks returns, for each block of g, whether one of its
 // instructions comes from a line of m.

@@ -433,7 +433,8 @@ func writeModel(w io.Writer, results []*Result, infos map[string]*KernelInfo) er
 func writeKernelInputs(w io.Writer, infos map[string]*KernelInfo) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "**Kernel inputs** (`scripts/kernel-report.sh`: nvcc 11.8, sm_90, -O3; SASS instructions of one step-loop "+
-		"iteration by path, the cheapest path of each kind):")
+		"iteration by path, the cheapest path of each kind; for a loop that takes several steps an iteration, per step "+
+		"and in brackets the iteration over its steps):")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| kernel | registers | local memory (stack) B | spills B | smem per block B (N=20) | warps/SM (N=20) | push | dead | leaf | sol | pop | end | memory ops (push; pop) | tasks |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
@@ -443,13 +444,16 @@ func writeKernelInputs(w io.Writer, infos map[string]*KernelInfo) {
 			continue
 		}
 		// N=20: the boards' depth, and the eightfold kernels' frames for
-		// the longest task (n-3-split levels, n-4-split frames).
+		// the longest task (n-3-split levels).
 		split := EightfoldSplit(20)
-		smem := BlockSmem(k, a, 20, SymDepth(20), 20-3-split-1)
+		smem := BlockSmem(k, a, 20, SymDepth(20), EightfoldFrames(20-3-split))
 		path := func(c string) string {
 			p, ok := k.Paths[c]
 			if !ok || p.Absent {
 				return "-"
+			}
+			if k.Steps > 1 { // per step, of an iteration of several
+				return fmt.Sprintf("%.3g (%d/%d)", float64(p.Insts)/float64(k.Steps), p.Insts, k.Steps)
 			}
 			return fmt.Sprint(p.Insts)
 		}

@@ -85,6 +85,7 @@ type Costs struct {
 	PerRound  float64                    // rounds: each round of 32 tasks
 	PerWarp   float64                    // refill: once per warp
 	EndIsStep bool                       // the task's last iteration (class end) is a step of its own
+	Steps     int                        // refill: steps per loop iteration (Step costs an iteration)
 	// Stand-ins: class -> the path whose cost it takes (no path of its own).
 	StandIns map[string]string
 }
@@ -136,6 +137,10 @@ func CostsFor(k *KernelInfo) (*Costs, error) {
 		c.IMAD[mask] = float64(total.IMAD)
 	}
 	_, c.EndIsStep = k.Paths["end"]
+	c.Steps = max(1, k.Steps)
+	if c.Steps > 1 && k.Mode != "refill" {
+		return nil, fmt.Errorf("%s: %d steps per loop iteration in mode %s (only refill kernels may unroll)", k.Name, c.Steps, k.Mode)
+	}
 	return c, nil
 }
 
@@ -151,6 +156,7 @@ func (c *Costs) cost() C.ws_costs {
 	if c.EndIsStep {
 		cc.end_is_step = 1
 	}
+	cc.steps = C.int(c.Steps)
 	return cc
 }
 
@@ -227,9 +233,13 @@ func PeerTasks(n, rows int) (*TaskList, error) {
 	return tl, nil
 }
 
+// EightfoldFrames is NQ_EF_FRAMES(levels) of kernels/nqtotal.h: the
+// frames (and table words) a task of that many levels needs.
+func EightfoldFrames(levels int) int { return int(C.ws_ef_frames(C.int(levels))) }
+
 // EightfoldTasks lists the eightfold tasks of n with split prefix rows
 // (tasks.EnumerateEightfold order), and the frames per thread the kernels
-// need for them (the largest levels - 1).
+// need for them (NQ_EF_FRAMES of the largest levels).
 func EightfoldTasks(n, split int) (*TaskList, int, error) {
 	var left, right []uint64
 	var down, meta []uint32
@@ -240,7 +250,7 @@ func EightfoldTasks(n, split int) (*TaskList, int, error) {
 		down = append(down, e.Down...)
 		meta = append(meta, e.Meta...)
 		for i := 0; i < e.Len(); i++ {
-			frames = max(frames, e.Levels(i)-1)
+			frames = max(frames, EightfoldFrames(e.Levels(i)))
 		}
 		return nil
 	})

@@ -19,9 +19,13 @@ type KernelInfo struct {
 	Mode                                 string
 	LoopInsts, Prologue, Next, Epilogue  int
 	Reconverge                           bool
-	Blocks                               map[int]BlockInfo
-	Paths                                map[string]PathInfo
-	pathOrder                            []string
+	// Steps is the steps one iteration of the step loop takes (a loop
+	// unrolled by hand; its paths cost whole iterations): 1 unless the
+	// TSV's 15th kernel field says otherwise.
+	Steps     int
+	Blocks    map[int]BlockInfo
+	Paths     map[string]PathInfo
+	pathOrder []string
 }
 
 // BlockInfo is one basic block of a path: its instructions, and those of
@@ -54,10 +58,17 @@ func ReadKernels(r io.Reader) (map[string]*KernelInfo, error) {
 		atoi := func(s string) (int, error) { return strconv.Atoi(s) }
 		switch f[0] {
 		case "kernel":
-			if len(f) != 14 {
-				return nil, bad("want 14 fields")
+			if len(f) != 14 && len(f) != 15 {
+				return nil, bad("want 14 or 15 fields")
 			}
-			k := &KernelInfo{Name: f[1], Source: f[2], Mode: f[8], Blocks: map[int]BlockInfo{}, Paths: map[string]PathInfo{}}
+			k := &KernelInfo{Name: f[1], Source: f[2], Mode: f[8], Steps: 1, Blocks: map[int]BlockInfo{}, Paths: map[string]PathInfo{}}
+			if len(f) == 15 {
+				v, err := atoi(f[14])
+				if err != nil || v < 1 {
+					return nil, bad("steps")
+				}
+				k.Steps = v
+			}
 			nums := []*int{&k.Regs, &k.Stack, &k.SpillStores, &k.SpillLoads, &k.Smem}
 			for i, p := range nums {
 				v, err := atoi(f[3+i])

@@ -53,8 +53,8 @@ typedef struct {
 
 /* ws_sums are the search's own results over the traced tasks: the
  * counts by orbit (carry chain: weighted; peer: the half-board count in
- * c8; eightfold: the weighted completions in c8), nodes, and iterations
- * by class. */
+ * c8; eightfold: the weighted completions in c8, the completions in c2),
+ * nodes, and iterations by class. */
 typedef struct {
 	uint64_t c2, c4, c8, nodes;
 	uint64_t by_class[WS_CLASSES];
@@ -94,6 +94,7 @@ typedef struct {
 	double per_round; /* rounds: each round of 32 tasks */
 	double per_warp;  /* refill: once per warp */
 	int end_is_step;  /* 0: WS_END entries are dropped (the loop ends inside the last step) */
+	int steps;        /* refill: steps per loop iteration (step[] costs a whole iteration); 0 or 1: one */
 } ws_costs;
 
 /* ws_round runs tasks first..first+31 (those below count) in lockstep to
@@ -106,8 +107,17 @@ int ws_round(const ws_tasks *t, long long first, const ws_costs *c, ws_unit *u);
  * they finish, tasks 32*warps + w, 32*warps + w + warps, ... (each fetch of
  * this warp falls between warps-1 fetches of the others: equal rates), a
  * finished lane taking its next task in the iteration that ends its
- * board; a lane with none left idles until the warp's last task ends. */
+ * board; a lane with none left idles until the warp's last task ends.
+ * With c->steps = s > 1 an iteration is s steps: a lane whose task ends
+ * before the iteration's last step idles for the rest of it (the kernel's
+ * state takes those steps and does nothing), and the iteration costs
+ * step[] of the classes of all its steps once; once a lane finds no task
+ * left, the warp goes on one step at a time (the kernel's last loop) at
+ * 1/s of an iteration's cost. */
 int ws_refill(const ws_tasks *t, long long w, long long warps, const ws_costs *c, ws_unit *u);
+
+/* ws_ef_frames returns NQ_EF_FRAMES(levels) of kernels/nqtotal.h. */
+int ws_ef_frames(int levels);
 
 /* ws_peer_tasks enumerates the peer model's tasks (peer.h) into out (3
  * words per task) when out is not NULL, and returns how many there are. */

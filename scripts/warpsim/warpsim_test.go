@@ -5,6 +5,7 @@ package main
 import (
 	"math"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
@@ -43,8 +44,9 @@ func listFor(t *testing.T, kind string, n int) *TaskList {
 	case "ef":
 		var frames int
 		tl, frames, err = EightfoldTasks(n, tasks.DefaultSplit(n))
-		if err == nil && frames != n-4-tasks.DefaultSplit(n) {
-			t.Errorf("eightfold N=%d: %d frames, want n-4-split = %d", n, frames, n-4-tasks.DefaultSplit(n))
+		// The longest task has n-3-split levels.
+		if want := EightfoldFrames(n - 3 - tasks.DefaultSplit(n)); err == nil && frames != want {
+			t.Errorf("eightfold N=%d: %d frames, want NQ_EF_FRAMES(n-3-split) = %d", n, frames, want)
 		}
 	}
 	if err != nil {
@@ -126,12 +128,14 @@ func TestTracesCountExactly(t *testing.T) {
 					classCount(u.Sums, "orbit"), classCount(u.Sums, "popc")
 				nodes := push + dead + leaf + sol + orbit
 				if kind == "ef" {
-					// Every iteration places a node but a task's end
-					// without one (a task settled by its start).
-					nodes += pop
-					if u.Nodes < nodes || u.Nodes > nodes+end {
-						t.Errorf("ef %s N=%d: %d nodes counted by the search, %d..%d iterations that place one", name, n,
-							u.Nodes, nodes, nodes+end)
+					// Every iteration places a node but the first of each
+					// task (nq_ef_start's placeholder, which pops the start
+					// row's frame; none of these lists has a task settled
+					// by its start) and those that place a last-level queen
+					// (one per completion, not a node).
+					if u.Nodes != iters-uint64(tl.Count)-u.C2 {
+						t.Errorf("ef %s N=%d: %d nodes counted by the search, %d iterations for %d tasks and %d completions",
+							name, n, u.Nodes, iters, tl.Count, u.C2)
 					}
 				} else if nodes != u.Nodes {
 					t.Errorf("%s %s N=%d: %d node iterations, %d nodes counted by the search", kind, name, n, nodes, u.Nodes)
@@ -140,6 +144,10 @@ func TestTracesCountExactly(t *testing.T) {
 				case "peer": // pops are part of the node iterations; no end iteration
 					if pop+end+popc+orbit+sol != 0 {
 						t.Errorf("peer N=%d: classes it has no path for", n)
+					}
+				case "ef": // a task ends two frames below its start (the sentinel, the start row): one pop more than pushes besides its end
+					if pop != push+end || end != uint64(tl.Count) {
+						t.Errorf("ef %s N=%d: push %d, pop %d, end %d for %d tasks", name, n, push, pop, end, tl.Count)
 					}
 				default: // every push is popped once; one end per task
 					if push != pop+popc || end != uint64(tl.Count) {
@@ -150,6 +158,53 @@ func TestTracesCountExactly(t *testing.T) {
 			}
 			tl.Free()
 		}
+	}
+}
+
+// A refill kernel whose loop takes several steps an iteration: every
+// task's iterations still run once (exact counts, lane steps), lanes idle
+// to the end of the iteration in which their task ends, and an iteration
+// costs its cost once (unit costs: instructions = warp steps / steps),
+// the warp's last steps one at a time at the same rate.
+func TestRefillSteps(t *testing.T) {
+	for n := 10; n <= 12; n++ {
+		tl := listFor(t, "ef", n)
+		var iters int64
+		for i := int64(0); i < tl.Count; i++ {
+			l, _, err := TraceLen(tl, i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			iters += l
+		}
+		var one float64
+		for _, steps := range []int{1, 2, 3} {
+			c := unitCosts(true)
+			c.Steps = steps
+			var sum Unit
+			const warps = 5
+			for w := int64(0); w < warps; w++ {
+				u, err := Refill(tl, w, warps, c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if math.Abs(u.Insts-u.WarpSteps/float64(steps)) > 1e-9 {
+					t.Errorf("N=%d, %d steps: warp %d has %v instructions for %v warp steps", n, steps, w, u.Insts, u.WarpSteps)
+				}
+				sum.add(u)
+			}
+			e, _ := known.Lookup(n)
+			if sum.C8 != e.Total || int64(sum.Tasks) != tl.Count || int64(sum.LaneSteps) != iters {
+				t.Errorf("N=%d, %d steps: total %d (want %d), %v tasks of %d, %v lane steps of %d iterations", n, steps,
+					sum.C8, e.Total, sum.Tasks, tl.Count, sum.LaneSteps, iters)
+			}
+			if steps == 1 {
+				one = sum.WarpSteps
+			} else if sum.WarpSteps < one {
+				t.Errorf("N=%d, %d steps: %v warp steps, fewer than one step an iteration (%v)", n, steps, sum.WarpSteps, one)
+			}
+		}
+		tl.Free()
 	}
 }
 
@@ -321,7 +376,20 @@ func TestReadKernels(t *testing.T) {
 	}
 	k := ks["toy_kernel"]
 	if k == nil || k.Regs != 56 || k.Stack != 336 || k.Mode != "rounds" || k.Prologue != 1 || k.Epilogue != 1 ||
-		k.Blocks[2] != (BlockInfo{3, 2, 0}) || len(k.Paths) != 2 || k.Paths["push"].Insts != 9 || !k.Paths["never"].Absent {
+		k.Blocks[2] != (BlockInfo{3, 2, 0}) || len(k.Paths) != 2 || k.Paths["push"].Insts != 9 || !k.Paths["never"].Absent ||
+		k.Steps != 1 {
 		t.Errorf("parsed %+v", k)
+	}
+	// The 15th field: steps per loop iteration.
+	if k := ks["toy_loop3"]; k == nil || k.Steps != 3 || k.Mode != "refill" || k.LoopInsts != 66 {
+		t.Errorf("parsed %+v", k)
+	}
+	for _, bad := range []string{
+		"kernel\tk\ts\t1\t0\t0\t0\t0\trefill\t1\t0\t0\t0\t0\t0\n", // no steps
+		"kernel\tk\ts\t1\t0\t0\t0\t0\trefill\t1\t0\t0\t0\t0\t1\t9\n",
+	} {
+		if _, err := ReadKernels(strings.NewReader(bad)); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
 	}
 }

@@ -9,6 +9,11 @@
 #include "nqtotal.h"
 #include "warpsim.h"
 
+int ws_ef_frames(int levels)
+{
+	return NQ_EF_FRAMES(levels);
+}
+
 int ws_trace_ef(const ws_tasks *t, long long i, ws_trace *tr, ws_sums *sums)
 {
 	nq_ef_state s;
@@ -16,24 +21,34 @@ int ws_trace_ef(const ws_tasks *t, long long i, ws_trace *tr, ws_sums *sums)
 	uint32_t tab[NQ_EF_FRAMES(NQ_MAXN - 3)];
 	nq_ef_counts k = {0, 0};
 	tr->len = 0;
-	nq_ef_start(&s, fr, 1, tab, 1, t->ef_left[i], t->ef_right[i], t->ef_down[i], t->ef_meta[i], &k);
-	for (;;) {
-		const uint32_t sp = s.sp;
-		const int more = nq_ef_step(&s, &k);
-		uint8_t c;
-		if (!more)
-			c = WS_END; /* the task's last node (or none), and its end */
-		else if (s.sp > sp)
-			c = WS_PUSH;
-		else if (s.sp < sp)
-			c = WS_POP;
-		else
-			c = WS_DEAD; /* descend without saving, or stay on the level */
-		if (ws_push(tr, c) < 0)
+	if (!nq_ef_start(&s, (char *)tab, 4, (char *)fr, 16, t->ef_left[i], t->ef_right[i], t->ef_down[i],
+			 t->ef_meta[i], &k)) {
+		/* Settled by the start (one level): no step, but the kernels'
+		 * refill handles it; one end entry keeps the lane busy for it. */
+		if (ws_push(tr, WS_END) < 0)
 			return -1;
-		sums->by_class[c]++;
-		if (!more)
-			break;
+		sums->by_class[WS_END]++;
+	} else {
+		for (;;) {
+			const char *top = s.top;
+			const int more = nq_ef_step(&s, &k);
+			uint8_t c;
+			if (!more)
+				c = WS_END; /* the task's last node, and its end */
+			else if (s.top > top)
+				c = WS_PUSH;
+			else if (s.top < top)
+				c = WS_POP;
+			else
+				c = WS_DEAD; /* descend without saving, or stay on the level */
+			if (ws_push(tr, c) < 0)
+				return -1;
+			sums->by_class[c]++;
+			if (!more)
+				break;
+		}
+		sums->c2 += s.c; /* the completions, each a last-level step */
+		nq_ef_finish(&s, &k);
 	}
 	sums->c8 += k.total;
 	sums->nodes += k.nodes;

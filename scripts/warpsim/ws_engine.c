@@ -95,7 +95,9 @@ int ws_round(const ws_tasks *t, long long first, const ws_costs *c, ws_unit *u)
 int ws_refill(const ws_tasks *t, long long w, long long warps, const ws_costs *c, ws_unit *u)
 {
 	long long pos[32], next = 32 * warps + w;
-	int live[32], nlive = 0;
+	int live[32], nlive = 0, ended[32];
+	const int group = c->steps > 1 ? c->steps : 1;
+	int drain = group == 1; /* one step at a time */
 	for (int l = 0; l < 32; l++) {
 		long long i = 32 * w + l;
 		if (i >= t->count)
@@ -103,9 +105,47 @@ int ws_refill(const ws_tasks *t, long long w, long long warps, const ws_costs *c
 		if (ws_load(t, i, l, c, u) < 0)
 			return -1;
 		pos[l] = 0;
+		ended[l] = 0;
 		live[nlive++] = l;
 	}
 	double insts = 0, alu = 0, imad = 0, lane_steps = 0, steps = 0;
+	while (nlive > 0 && !drain) {
+		/* One iteration of group steps; lanes whose task ends idle to
+		 * its end, then take their next task. */
+		unsigned mask = 0;
+		for (int s = 0; s < group; s++)
+			for (int a = 0; a < nlive; a++) {
+				int l = live[a];
+				if (ended[l])
+					continue;
+				ws_trace *tr = &ws_lane[l];
+				mask |= 1u << tr->b[pos[l]];
+				lane_steps++;
+				if (++pos[l] >= tr->len)
+					ended[l] = 1;
+			}
+		steps += group;
+		insts += c->step[mask];
+		alu += c->alu[mask];
+		imad += c->imad[mask];
+		for (int a = 0; a < nlive; a++) {
+			int l = live[a];
+			if (!ended[l])
+				continue;
+			if (next < t->count) {
+				if (ws_load(t, next, l, c, u) < 0)
+					return -1;
+				next += warps;
+				pos[l] = 0;
+				if (ws_lane[l].len > 0) {
+					ended[l] = 0;
+					continue;
+				}
+			}
+			live[a--] = live[--nlive]; /* idle from now on */
+			drain = 1;
+		}
+	}
 	while (nlive > 0) {
 		unsigned mask = 0;
 		lane_steps += nlive;
@@ -127,9 +167,9 @@ int ws_refill(const ws_tasks *t, long long w, long long warps, const ws_costs *c
 			}
 			live[a--] = live[--nlive]; /* idle from now on */
 		}
-		insts += c->step[mask];
-		alu += c->alu[mask];
-		imad += c->imad[mask];
+		insts += c->step[mask] / group;
+		alu += c->alu[mask] / group;
+		imad += c->imad[mask] / group;
 	}
 	u->warp_steps += steps;
 	u->lane_steps += lane_steps;
