@@ -3,69 +3,27 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil/fsutiltest"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
 )
 
-// dirState describes every entry of dir, for tests that a command left
-// the user's files as they were: the name, the type and mode, a link's
-// target, and a regular file's size and SHA-256.
-func dirState(t *testing.T, dir string) string {
-	t.Helper()
-	var out []string
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if path == dir {
-			return nil
-		}
-		fi, err := os.Lstat(path)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, path)
-		line := fmt.Sprintf("%s %v", rel, fi.Mode())
-		switch {
-		case fi.Mode()&fs.ModeSymlink != 0:
-			target, _ := os.Readlink(path)
-			line += " -> " + target
-		case fi.Mode().IsRegular():
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			line += fmt.Sprintf(" %d %x", len(data), sha256.Sum256(data))
-		}
-		out = append(out, line)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(out)
-	return strings.Join(out, "\n")
-}
-
 // wantUnchanged fails when dir differs from the state before.
 func wantUnchanged(t *testing.T, dir, before string) {
 	t.Helper()
-	if after := dirState(t, dir); after != before {
+	if after := fsutiltest.Tree(t, dir); after != before {
 		t.Errorf("files changed:\nbefore\n%s\nafter\n%s", before, after)
 	}
 }
@@ -182,7 +140,7 @@ func TestMergeRefuses(t *testing.T) {
 			} else {
 				os.WriteFile(path, []byte(strings.Join(tt.lines, "\n")+"\n"), 0o644)
 			}
-			before := dirState(t, dir)
+			before := fsutiltest.Tree(t, dir)
 			var out, errOut bytes.Buffer
 			code := runMerge(context.Background(), []string{"-v", path}, &out, &errOut)
 			r := result{code, out.String(), errOut.String()}
@@ -285,7 +243,7 @@ func TestBenchCheckFilesRefused(t *testing.T) {
 			for i, a := range tt.args {
 				args[i] = strings.ReplaceAll(a, "DIR/", dir+"/")
 			}
-			before := dirState(t, dir)
+			before := fsutiltest.Tree(t, dir)
 			f := &solverFake{}
 			var r cmdResult
 			if tt.cmd == "bench" {
@@ -382,7 +340,7 @@ func TestCheckpointFilesRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer l.Release()
-		before := dirState(t, dir)
+		before := fsutiltest.Tree(t, dir)
 		cmd := program("-n", "10", "-json", "-checkpoint", ck)
 		var out, errOut bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errOut
@@ -429,7 +387,7 @@ func TestCheckpointFilesRefused(t *testing.T) {
 				ck = filepath.Join(dir, "no", "n9.ckpt")
 			}
 			tt.setup(t, ck)
-			before := dirState(t, dir)
+			before := fsutiltest.Tree(t, dir)
 			env := twoGPUs()
 			r := runFake(env, "-n", "9", "-device", "0", "-checkpoint", ck)
 			wantOneErrorLine(t, r, exitRuntime)
@@ -488,7 +446,7 @@ func TestCheckpointThroughLink(t *testing.T) {
 		t.Errorf("checkpoint %+v (%v), mode %v (%v); want complete after 2 runs, mode 0640", s, rerr, fi.Mode(), err)
 	}
 	want := "n9.ckpt Lrwxrwxrwx -> store/real.ckpt\nstore drwxr-xr-x\nstore/real.ckpt -rw-r-----"
-	if got := dirState(t, dir); !strings.HasPrefix(got, want) || strings.Count(got, "\n") != 2 {
+	if got := fsutiltest.Tree(t, dir); !strings.HasPrefix(got, want) || strings.Count(got, "\n") != 2 {
 		t.Errorf("files left:\n%s", got)
 	}
 }

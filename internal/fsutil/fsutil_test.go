@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil/fsutiltest"
 )
 
 // child makes the test binary act as a helper process: FSUTIL_TEST_CHILD
@@ -53,49 +55,6 @@ func helper(what, arg string) *exec.Cmd {
 	cmd := exec.Command(os.Args[0], "-test.run=^$", "--", arg)
 	cmd.Env = append(os.Environ(), child+"="+what)
 	return cmd
-}
-
-// fileState is what a test compares before and after: contents, mode,
-// owner, link target.
-type fileState struct {
-	data     string
-	mode     fs.FileMode
-	uid, gid uint32
-	link     string
-}
-
-func stateOf(t *testing.T, path string) fileState {
-	t.Helper()
-	var s fileState
-	fi, err := os.Lstat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.mode = fi.Mode()
-	st := fi.Sys().(*syscall.Stat_t)
-	s.uid, s.gid = st.Uid, st.Gid
-	if fi.Mode()&fs.ModeSymlink != 0 {
-		s.link, _ = os.Readlink(path)
-		return s
-	}
-	if fi.Mode().IsRegular() {
-		b, _ := os.ReadFile(path)
-		s.data = string(b)
-	}
-	return s
-}
-
-func names(t *testing.T, dir string) string {
-	t.Helper()
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s []string
-	for _, e := range ents {
-		s = append(s, e.Name())
-	}
-	return strings.Join(s, " ")
 }
 
 func TestReadRegular(t *testing.T) {
@@ -195,7 +154,7 @@ func TestWriteAtomic(t *testing.T) {
 	if err := WriteAtomic(path("new"), []byte("a"), 0o640); err != nil {
 		t.Fatal(err)
 	}
-	if s := stateOf(t, path("new")); s.data != "a" || s.mode.Perm() != 0o640&^umask() {
+	if s := fsutiltest.StateOf(t, path("new")); s.Data != "a" || s.Mode.Perm() != 0o640&^umask() {
 		t.Errorf("new file %+v", s)
 	}
 	os.WriteFile(path("kept"), []byte("old"), 0o600)
@@ -203,7 +162,7 @@ func TestWriteAtomic(t *testing.T) {
 	if err := WriteAtomic(path("kept"), []byte("new"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if s := stateOf(t, path("kept")); s.data != "new" || s.mode.Perm() != 0o604 {
+	if s := fsutiltest.StateOf(t, path("kept")); s.Data != "new" || s.Mode.Perm() != 0o604 {
 		t.Errorf("existing file %+v", s)
 	}
 
@@ -213,15 +172,15 @@ func TestWriteAtomic(t *testing.T) {
 	if err := WriteAtomic(path("link"), []byte("new"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if s := stateOf(t, path("link")); s.link != "target" {
+	if s := fsutiltest.StateOf(t, path("link")); s.Link != "target" {
 		t.Errorf("link replaced: %+v", s)
 	}
-	if s := stateOf(t, path("target")); s.data != "new" || s.mode.Perm() != 0o640 {
+	if s := fsutiltest.StateOf(t, path("target")); s.Data != "new" || s.Mode.Perm() != 0o640 {
 		t.Errorf("target %+v", s)
 	}
 	// A dangling link creates its target.
 	os.Symlink("made", path("dangling"))
-	if err := WriteAtomic(path("dangling"), []byte("x"), 0o644); err != nil || stateOf(t, path("made")).data != "x" {
+	if err := WriteAtomic(path("dangling"), []byte("x"), 0o644); err != nil || fsutiltest.StateOf(t, path("made")).Data != "x" {
 		t.Errorf("dangling link: %v", err)
 	}
 
@@ -233,7 +192,7 @@ func TestWriteAtomic(t *testing.T) {
 		if err := WriteAtomic(path("owned"), []byte("new"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if s := stateOf(t, path("owned")); s.uid != 4321 || s.gid != 8765 || s.mode.Perm() != 0o664 || s.data != "new" {
+		if s := fsutiltest.StateOf(t, path("owned")); s.UID != 4321 || s.GID != 8765 || s.Mode.Perm() != 0o664 || s.Data != "new" {
 			t.Errorf("owner not kept: %+v", s)
 		}
 	}
@@ -244,7 +203,7 @@ func TestWriteAtomic(t *testing.T) {
 		t.Errorf("directory: %v", err)
 	}
 	// No temporary file is left behind.
-	if got := names(t, dir); strings.Contains(got, ".tmp-") {
+	if got := fsutiltest.Names(t, dir); strings.Contains(got, ".tmp-") {
 		t.Errorf("files left: %s", got)
 	}
 }
@@ -274,11 +233,11 @@ func TestCheckWritable(t *testing.T) {
 		{"no/such/dir/f", "the directory of " + path("no/such/dir/f") + " cannot be used (no such file or directory)"},
 		{"file-as-dir/f", "the directory of " + path("file-as-dir/f") + " cannot be used (not a directory)"},
 	}
-	var before []fileState
+	var before []fsutiltest.File
 	for _, n := range []string{"ok", "ro", "link-ro", "link-ok"} {
-		before = append(before, stateOf(t, path(n)))
+		before = append(before, fsutiltest.StateOf(t, path(n)))
 	}
-	list := names(t, dir)
+	list := fsutiltest.Names(t, dir)
 	for _, tt := range tests {
 		err := CheckWritable(path(tt.path))
 		if (tt.want == "") != (err == nil) || (err != nil && err.Error() != tt.want) {
@@ -286,11 +245,11 @@ func TestCheckWritable(t *testing.T) {
 		}
 	}
 	for i, n := range []string{"ok", "ro", "link-ro", "link-ok"} {
-		if s := stateOf(t, path(n)); s != before[i] {
+		if s := fsutiltest.StateOf(t, path(n)); s != before[i] {
 			t.Errorf("%s changed: %+v, was %+v", n, s, before[i])
 		}
 	}
-	if got := names(t, dir); got != list {
+	if got := fsutiltest.Names(t, dir); got != list {
 		t.Errorf("directory now holds %s, held %s", got, list)
 	}
 }
@@ -308,7 +267,7 @@ func TestOwnerCannotBeKept(t *testing.T) {
 	f := filepath.Join(dir, "shared")
 	os.WriteFile(f, []byte("old\n"), 0o600)
 	os.Chmod(f, 0o666)
-	before := stateOf(t, f)
+	before := fsutiltest.StateOf(t, f)
 	// A copy of the test binary that the other user can run.
 	bin := filepath.Join(t.TempDir(), "fsutil.test")
 	os.Chmod(filepath.Dir(bin), 0o755)
@@ -329,10 +288,10 @@ func TestOwnerCannotBeKept(t *testing.T) {
 	if errOut.String() != want {
 		t.Errorf("helper said\n%s\nwant\n%s", errOut.String(), want)
 	}
-	if s := stateOf(t, f); s != before {
+	if s := fsutiltest.StateOf(t, f); s != before {
 		t.Errorf("file changed: %+v, was %+v", s, before)
 	}
-	if got := names(t, dir); got != "shared" {
+	if got := fsutiltest.Names(t, dir); got != "shared" {
 		t.Errorf("files left: %s", got)
 	}
 }
@@ -348,7 +307,7 @@ func TestRemoveStaleTemps(t *testing.T) {
 	if err != nil || len(removed) != 2 {
 		t.Fatalf("removed %q, %v", removed, err)
 	}
-	if got := names(t, dir); got != ".ck.lock .ck.tmp- .ck.tmp-12x .ck.tmp-77 .other.tmp-1 ck ck.tmp-1 link" {
+	if got := fsutiltest.Names(t, dir); got != ".ck.lock .ck.tmp- .ck.tmp-12x .ck.tmp-77 .other.tmp-1 ck ck.tmp-1 link" {
 		t.Errorf("left %s", got)
 	}
 }
@@ -376,7 +335,7 @@ func TestLock(t *testing.T) {
 	if err := l.Release(); err != nil {
 		t.Fatal(err)
 	}
-	if got := names(t, dir); got != "link" {
+	if got := fsutiltest.Names(t, dir); got != "link" {
 		t.Errorf("after release: %s", got)
 	}
 	// A stale lock file (a crashed holder) is taken over.

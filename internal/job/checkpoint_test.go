@@ -13,53 +13,9 @@ import (
 	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil/fsutiltest"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
-
-// userFile is what must not change in a file the user owns: contents,
-// mode, owner, and the target of a link.
-type userFile struct {
-	exists   bool
-	data     string
-	mode     fs.FileMode
-	uid, gid uint32
-	link     string
-}
-
-func fileOf(t *testing.T, path string) userFile {
-	t.Helper()
-	fi, err := os.Lstat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return userFile{}
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	u := userFile{exists: true, mode: fi.Mode()}
-	st := fi.Sys().(*syscall.Stat_t)
-	u.uid, u.gid = st.Uid, st.Gid
-	switch {
-	case fi.Mode()&fs.ModeSymlink != 0:
-		u.link, _ = os.Readlink(path)
-	case fi.Mode().IsRegular() && fi.Size() < 1<<20:
-		b, _ := os.ReadFile(path)
-		u.data = string(b)
-	}
-	return u
-}
-
-func dirList(t *testing.T, dir string) string {
-	t.Helper()
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s []string
-	for _, e := range ents {
-		s = append(s, e.Name())
-	}
-	return strings.Join(s, " ")
-}
 
 // goodCheckpoint returns the bytes of a checkpoint of a fake job of nb
 // batches with the first done of them finished.
@@ -237,11 +193,11 @@ func TestCheckpointFiles(t *testing.T) {
 				return nil
 			},
 			after: func(t *testing.T, s setup) {
-				if u := fileOf(t, s.ck); u.link != "real" {
+				if u := fsutiltest.StateOf(t, s.ck); u.Link != "real" {
 					t.Errorf("the link was replaced: %+v", u)
 				}
-				if u := fileOf(t, filepath.Join(s.dir, "real")); u.mode.Perm() != 0o640 || !strings.Contains(u.data, `"complete": true`) {
-					t.Errorf("the target: mode %v, complete %v", u.mode, strings.Contains(u.data, `"complete": true`))
+				if u := fsutiltest.StateOf(t, filepath.Join(s.dir, "real")); u.Mode.Perm() != 0o640 || !strings.Contains(u.Data, `"complete": true`) {
+					t.Errorf("the target: mode %v, complete %v", u.Mode, strings.Contains(u.Data, `"complete": true`))
 				}
 			},
 			left: "ck real",
@@ -257,8 +213,8 @@ func TestCheckpointFiles(t *testing.T) {
 				return nil
 			},
 			after: func(t *testing.T, s setup) {
-				u := fileOf(t, s.ck)
-				if u.mode.Perm() != 0o604 || (os.Geteuid() == 0 && (u.uid != 4321 || u.gid != 8765)) {
+				u := fsutiltest.StateOf(t, s.ck)
+				if u.Mode.Perm() != 0o604 || (os.Geteuid() == 0 && (u.UID != 4321 || u.GID != 8765)) {
 					t.Errorf("mode or owner changed: %+v", u)
 				}
 			},
@@ -284,11 +240,11 @@ func TestCheckpointFiles(t *testing.T) {
 				s.ck = filepath.Join(dir, "gone", "ck")
 			}
 			keep := tt.prepare(t, s)
-			before := map[string]userFile{}
+			before := map[string]fsutiltest.File{}
 			for _, k := range keep {
-				before[k] = fileOf(t, filepath.Join(dir, k))
+				before[k] = fsutiltest.StateOf(t, filepath.Join(dir, k))
 			}
-			list := dirList(t, dir)
+			list := fsutiltest.Names(t, dir)
 			var warnings []string
 			start := time.Now()
 			j, err := New(Config{Spec: spec, Workers: workersOf(&fakeWorker{nb: nb, failAt: -1}), Plan: fakePlan(nb),
@@ -315,7 +271,7 @@ func TestCheckpointFiles(t *testing.T) {
 				}
 			}
 			for k, b := range before {
-				if a := fileOf(t, filepath.Join(dir, k)); a != b {
+				if a := fsutiltest.StateOf(t, filepath.Join(dir, k)); a != b {
 					t.Errorf("%s changed: %+v\nwas %+v", k, a, b)
 				}
 			}
@@ -323,7 +279,7 @@ func TestCheckpointFiles(t *testing.T) {
 			if tt.left != "" {
 				wantList = tt.left
 			}
-			if got := dirList(t, dir); got != wantList {
+			if got := fsutiltest.Names(t, dir); got != wantList {
 				t.Errorf("the directory holds %q, want %q", got, wantList)
 			}
 			if tt.name == "stale temporary files" && (len(warnings) != 1 || !strings.Contains(warnings[0], "removed 2 temporary file(s) of checkpoint")) {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil/fsutiltest"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
@@ -228,9 +229,9 @@ func TestReadShardFile(t *testing.T) {
 		{long, long + ":1 is longer than 16.0 KiB: not a shard result"},
 		{filepath.Join(dir, "none"), "no such file or directory"},
 	}
-	before := map[string]userFile{}
+	before := map[string]fsutiltest.File{}
 	for _, p := range []string{fifo, big, long, zero, good} {
-		before[p] = fileOf(t, p)
+		before[p] = fsutiltest.StateOf(t, p)
 	}
 	for _, tt := range tests {
 		start := time.Now()
@@ -247,7 +248,7 @@ func TestReadShardFile(t *testing.T) {
 		t.Error(err)
 	}
 	for p, b := range before {
-		if a := fileOf(t, p); a != b {
+		if a := fsutiltest.StateOf(t, p); a != b {
 			t.Errorf("%s changed", p)
 		}
 	}
