@@ -110,20 +110,34 @@ func hostNodes(t *testing.T, n int, algo nq.Algo, depth int) uint64 {
 	return c.Nodes
 }
 
-// runBoards runs one launch group of boards through consume, as a solve
-// does, and returns its partial and nodes.
-func runBoards(t *testing.T, b *Backend, bs *tasks.Boards, tune launchTuning) (nq.Partial, uint64) {
+// testTuning is the launch tuning of kernel variant v of algo for tasks of
+// N=n split at depth, with threads per block, counting nodes.
+func testTuning(t *testing.T, algo nq.Algo, v Variant, n, depth, threads int) launchTuning {
 	t.Helper()
-	g := &group{batches: []int{0}, count: bs.Len(), rows: bs.Rows, left: bs.Left, down: bs.Down, right: bs.Right}
+	kernel, err := lookupKernel(algo, v, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tune := launchTuning{kernel: kernel, threads: threads, target: time.Second, nodes: true}
+	if kernel.sharedBytes != nil {
+		tune.sharedBytes = kernel.sharedBytes(n, depth, threads)
+	}
+	return tune
+}
+
+// runGroup runs g as the only launch group of a solve of N=n split at
+// depth (perTask bytes a task), through consume, and returns its partial
+// and nodes.
+func runGroup(t *testing.T, b *Backend, g *group, n, depth, perTask int, tune launchTuning) (nq.Partial, uint64) {
+	t.Helper()
 	groups := make(chan *group, 1)
 	groups <- g
 	close(groups)
 	var target atomic.Int64
 	var p nq.Partial
 	var nodes uint64
-	perTask := 4 * (bs.Depth + 3)
-	err := b.ctx.Do("count random boards", func() {
-		p, nodes = b.consume(context.Background(), bs.N, bs.Depth, perTask, bs.Len(), tune, &target, groups, nil)
+	err := b.ctx.Do(fmt.Sprintf("count a group of %d random tasks", g.count), func() {
+		p, nodes = b.consume(context.Background(), n, depth, perTask, g.count, tune, &target, groups, nil)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -142,15 +156,9 @@ func TestRandomBoardsLargeN(t *testing.T) {
 		bs := taskstest.RandomSymmetryBoards(n, depth, 2000, 11)
 		want := host.Boards(bs)
 		for _, v := range Variants(nq.Symmetry) {
-			kernel, err := lookupKernel(nq.Symmetry, v, true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tune := launchTuning{kernel: kernel, threads: 128, target: time.Second, nodes: true}
-			if kernel.sharedBytes != nil {
-				tune.sharedBytes = kernel.sharedBytes(n, depth, tune.threads)
-			}
-			p, nodes := runBoards(t, b, bs, tune)
+			tune := testTuning(t, nq.Symmetry, v, n, depth, 128)
+			g := &group{batches: []int{0}, count: bs.Len(), rows: bs.Rows, left: bs.Left, down: bs.Down, right: bs.Right}
+			p, nodes := runGroup(t, b, g, n, depth, 4*(depth+3), tune)
 			got := host.Counts{C2: p[1], C4: p[2], C8: p[3], Nodes: nodes}
 			if got != want {
 				t.Errorf("N=%d depth=%d %s: GPU %+v, host %+v", n, depth, tune.kernelName(), got, want)
@@ -173,25 +181,9 @@ func TestRandomEightfoldLargeN(t *testing.T) {
 		}
 		want := host.Eightfold(e)
 		for _, v := range Variants(nq.Eightfold) {
-			kernel, err := lookupKernel(nq.Eightfold, v, true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tune := launchTuning{kernel: kernel, threads: 64, target: time.Second, nodes: true}
-			tune.sharedBytes = kernel.sharedBytes(n, split, tune.threads)
+			tune := testTuning(t, nq.Eightfold, v, n, split, 64)
 			g := &group{batches: []int{0}, count: e.Len(), left64: e.Left, right64: e.Right, down: e.Down, meta: e.Meta}
-			groups := make(chan *group, 1)
-			groups <- g
-			close(groups)
-			var target atomic.Int64
-			var p nq.Partial
-			var nodes uint64
-			err = b.ctx.Do("count random eightfold tasks", func() {
-				p, nodes = b.consume(context.Background(), n, split, 24, e.Len(), tune, &target, groups, nil)
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
+			p, nodes := runGroup(t, b, g, n, split, 24, tune)
 			if p != (nq.Partial{0, 0, 0, want.Total}) || nodes != want.Nodes {
 				t.Errorf("N=%d %s: GPU %v and %d nodes, host total %d and %d nodes", n, v, p, nodes, want.Total, want.Nodes)
 			}
