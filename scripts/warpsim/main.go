@@ -221,12 +221,7 @@ func simCmd(args []string) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Open(*tsvPath)
-	if err != nil {
-		return fmt.Errorf("%w (run scripts/kernel-report.sh first)", err)
-	}
-	infos, err := ReadKernels(f)
-	f.Close()
+	infos, err := readKernelsFile(*tsvPath)
 	if err != nil {
 		return err
 	}

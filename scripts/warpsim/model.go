@@ -246,12 +246,7 @@ func modelCmd(args []string) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Open(*tsvPath)
-	if err != nil {
-		return err
-	}
-	infos, err := ReadKernels(f)
-	f.Close()
+	infos, err := readKernelsFile(*tsvPath)
 	if err != nil {
 		return err
 	}

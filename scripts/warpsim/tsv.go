@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -40,6 +41,16 @@ type PathInfo struct {
 	Mem    string
 	Blocks []int
 	Absent bool
+}
+
+// readKernelsFile reads the kernel-report TSV at path (ReadKernels).
+func readKernelsFile(path string) (map[string]*KernelInfo, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w (run scripts/kernel-report.sh first)", err)
+	}
+	defer f.Close()
+	return ReadKernels(f)
 }
 
 // ReadKernels parses the kernel-report TSV.
