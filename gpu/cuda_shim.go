@@ -17,11 +17,17 @@ package gpu
 // package's flags before those of the packages it imports; `make build`
 // checks the result with readelf.)
 //
-// -I/usr/local/cuda/include matches the binding's flags so that both
+// -I${SRCDIR}/cudacompat comes first: #include <cuda.h> finds
+// cudacompat/cuda.h, which includes the toolkit's cuda.h and pins every
+// driver function this package and the binding call to CUDA 11.8's symbol
+// and prototype (cuCtxCreate -> cuCtxCreate_v2 also where CUDA 13.x's header
+// maps it to cuCtxCreate_v4). The binding's package gets the same pin only
+// through CGO_CFLAGS, which the Makefile sets (docs/gpu.md, "CUDA 12.x and
+// 13.x"). -I/usr/local/cuda/include matches the binding's flags so that both
 // compile against the same cuda.h where NVIDIA's toolkit is installed; on
 // Debian, cuda.h is in /usr/include.
 
-// #cgo CFLAGS: -I/usr/local/cuda/include
+// #cgo CFLAGS: -I${SRCDIR}/cudacompat -I/usr/local/cuda/include
 // #cgo LDFLAGS: -L${SRCDIR}/cudashim -ldl
 // #include <stdlib.h>
 // #include <cuda.h>

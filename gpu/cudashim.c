@@ -4,7 +4,10 @@
 // github.com/mumax/3/cuda/cu (and this package) calls, under the exact
 // symbol names cuda.h maps them to (cuCtxCreate -> cuCtxCreate_v2 and so on),
 // as trampolines into the real driver library, which is opened with dlopen
-// on first use.
+// on first use. The <cuda.h> included here is gpu/cudacompat/cuda.h, which
+// pins each of these names to CUDA 11.8's symbol and prototype whatever
+// toolkit's cuda.h it wraps (CUDA 13.x maps cuCtxCreate to cuCtxCreate_v4):
+// a function added here needs its line there too.
 //
 // Why: the binding's cgo flags say -lcuda. Linking the real libcuda.so would
 // put "NEEDED libcuda.so.1" into the binary, and on a machine without the
