@@ -10,9 +10,12 @@
 #   make test-cuda  go vet and go test of the CUDA build (passes without a GPU)
 #   make cuda-deps  install nvcc 11.8 and cuda.h (Debian; scripts/install-cuda-toolkit.sh)
 #   make ptx        kernels/NAME.cu -> kernels/ptx/NAME.ptx and NAME_nodes.ptx,
-#                   and kernels/ptx/BUILD.txt (needs nvcc; commit the result)
+#                   and kernels/ptx/BUILD.txt (needs nvcc; commit the result;
+#                   PTX_DIR=DIR writes DIR instead)
 #   make ptx-check  build the PTX again into a temporary folder and fail when
-#                   it differs from the committed kernels/ptx (needs nvcc)
+#                   it differs from the committed kernels/ptx (needs nvcc; with
+#                   another nvcc than BUILD.txt records, only proves that the
+#                   kernels compile and says that the comparison was skipped)
 #   make bundle     bundle/: what a GPU host without Go needs to run the GPU checks
 #   make bench-cpu  time the CPU path next to ../shared/bench/refcount.c (N=16,17)
 #   make bench-json record a CPU bench JSON file into docs/bench/ (nqueens-gpu bench)
@@ -31,6 +34,14 @@
 # The CUDA binary does not link libcuda: gpu/cudashim.c opens libcuda.so.1
 # at run time, so the binary starts everywhere and falls back to the CPU
 # where there is no NVIDIA driver. make build checks that with readelf.
+#
+# Toolkit versions (CUDA 11.8, 12.x, 13.x; docs/gpu.md): every cgo compile
+# gets -I gpu/cudacompat first (CGO_CFLAGS below), whose cuda.h wraps the
+# toolkit's and pins the driver functions the code calls to CUDA 11.8's
+# symbols and prototypes; CUDA 13.x's header would otherwise map cuCtxCreate
+# to a four-argument cuCtxCreate_v4 that the binding github.com/mumax/3/cuda/cu
+# does not compile against. A plain go build -tags cuda needs the same
+# CGO_CFLAGS on a 13.x toolkit.
 
 GO       ?= go
 NVCC     ?= nvcc
@@ -45,6 +56,20 @@ CUDA     ?=
 GIT_COMMIT   := $(shell git rev-parse HEAD 2>/dev/null)
 GIT_MODIFIED := $(shell git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo true)
 LDFLAGS_BUILD ?= -X main.buildCommit=$(GIT_COMMIT) -X main.buildModified=$(GIT_MODIFIED)
+
+# The pinned driver declarations (gpu/cudacompat/cuda.h) for every cgo
+# compile of every go command below, the binding's package included: first
+# in CGO_CFLAGS, before the flags go would use anyway (the environment's
+# CGO_CFLAGS, else go env's, else -O2 -g), so that #include <cuda.h> finds
+# the wrapper and the wrapper's #include_next the toolkit's header (also one
+# named by -I in those flags; make CGO_CFLAGS=... works too). A sub-make
+# inherits the result unchanged.
+CUDA_COMPAT := $(CURDIR)/gpu/cudacompat
+CGO_CFLAGS_GO := $(if $(filter command line,$(origin CGO_CFLAGS)),$(CGO_CFLAGS),$(shell $(GO) env CGO_CFLAGS 2>/dev/null))
+ifeq ($(filter -I$(CUDA_COMPAT),$(CGO_CFLAGS_GO)),)
+override CGO_CFLAGS := -I$(CUDA_COMPAT) $(CGO_CFLAGS_GO)
+endif
+export CGO_CFLAGS
 
 # PTX target. The kernels ship as PTX for one baseline virtual architecture,
 # and the driver JIT-compiles it for the GPU it runs on (once per context;
@@ -76,24 +101,29 @@ BIN      := bin/nqueens-gpu
 
 all: build
 
-# build picks the variant with scripts/build-variant.sh and ends with one
-# line saying which it built. The readelf check of the CUDA variant guards
+# build picks the variant with scripts/build-variant.sh (which compiles a
+# probe against cuda.h with the CGO_CFLAGS above) and ends with one line
+# saying which it built and, for CUDA, with which cuda.h. The readelf check of the CUDA variant guards
 # the property the CPU fallback rests on: no NEEDED entry for libcuda (see
 # gpu/cuda_shim.go).
 build:
 	@mkdir -p bin
 	@v=$$(GO='$(GO)' CUDA='$(CUDA)' sh scripts/build-variant.sh) || exit 1; \
-	if [ "$$v" = cuda ]; then \
+	case $$v in cuda:*) \
 		$(GO) build $(GOFLAGS_BUILD) -ldflags '$(LDFLAGS_BUILD)' -tags cuda -o $(BIN) ./cmd/nqueens-gpu || exit 1; \
 		if command -v $(READELF) >/dev/null && $(READELF) -d $(BIN) | grep -i 'NEEDED.*libcuda'; then \
 			echo "make: $(BIN) links libcuda: it would not start without the NVIDIA driver"; \
 			rm -f $(BIN); exit 1; \
 		fi; \
-		echo "make: built $(BIN) with CUDA: GPUs through the NVIDIA driver at run time, else the CPU (kernels: committed PTX of nvcc $$(sed -n 's/^nvcc: release \([0-9.]*\).*/\1/p' kernels/ptx/BUILD.txt))"; \
-	else \
+		echo "make: built $(BIN) with CUDA: GPUs through the NVIDIA driver at run time, else the CPU ($${v#cuda: }; kernels: committed PTX of nvcc $$(sed -n 's/^nvcc: release \([0-9.]*\).*/\1/p' kernels/ptx/BUILD.txt))"; \
+		;; \
+	*) \
 		$(GO) build $(GOFLAGS_BUILD) -ldflags '$(LDFLAGS_BUILD)' -o $(BIN) ./cmd/nqueens-gpu || exit 1; \
-		echo "make: built $(BIN) for the CPU only ($${v#cpu: }); for the GPU variant install the CUDA toolkit (make cuda-deps: Debian's nvidia-cuda-toolkit) and run make again"; \
-	fi
+		case $$v in \
+		"cpu: no cuda.h"|"cpu: CUDA=0") echo "make: built $(BIN) for the CPU only ($${v#cpu: }); for the GPU variant install the CUDA toolkit (make cuda-deps: Debian's nvidia-cuda-toolkit) and run make again";; \
+		*) echo "make: built $(BIN) for the CPU only ($${v#cpu: })";; \
+		esac; \
+	esac
 
 gpu:
 	@$(MAKE) --no-print-directory build CUDA=1
