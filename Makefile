@@ -120,7 +120,7 @@ all: build
 # gpu/cuda_shim.go).
 build:
 	@mkdir -p bin
-	@v=$$(GO='$(GO)' CUDA='$(CUDA)' sh scripts/build-variant.sh) || exit 1; \
+	@v=$$(GO='$(GO)' GOFLAGS_BUILD='$(GOFLAGS_BUILD)' CUDA='$(CUDA)' sh scripts/build-variant.sh) || exit 1; \
 	case $$v in cuda:*) \
 		$(GO) build $(GOFLAGS_BUILD) -ldflags '$(LDFLAGS_BUILD)' -tags cuda -o $(BIN) ./cmd/nqueens-gpu || exit 1; \
 		if command -v $(READELF) >/dev/null && $(READELF) -d $(BIN) | grep -i 'NEEDED.*libcuda'; then \

@@ -15,12 +15,13 @@
 # compiles against, and the committed PTX (kernels/ptx). It needs neither
 # nvcc nor the NVIDIA driver: see gpu/cuda_shim.go.
 #
-# The third is a real compile, not a look for the file: a small C file that
-# calls cuCtxCreate with three arguments, as the binding does, compiled with
-# go env CC, go env CGO_CFLAGS and the binding's own -I flags, as cgo
-# compiles the binding. CUDA 13.x's cuda.h fails it (cuCtxCreate is
-# cuCtxCreate_v4 there, with four arguments) unless CGO_CFLAGS starts with
-# -I.../gpu/cudacompat, which the Makefile sees to (docs/gpu.md).
+# The third is a real compile, not a look for the file: go build -tags cuda
+# ./gpu (with GOFLAGS_BUILD, as make passes it, so that the build after it
+# finds the cgo packages in the cache), which compiles every C declaration
+# and call of the binding and of the gpu package against the header. CUDA
+# 13.x's cuda.h fails it (cuCtxCreate is cuCtxCreate_v4 there, with four
+# arguments) unless CGO_CFLAGS starts with -I.../gpu/cudacompat, which the
+# Makefile sees to (docs/gpu.md, "CUDA 12.x and 13.x").
 set -eu
 
 GO=${GO:-go}
@@ -47,23 +48,27 @@ why_not() {
 		echo "no cuda.h"
 		return
 	fi
-	# The compile probe: the binding's call, with its argument types.
-	if ! err=$(printf '\043include <cuda.h>\n%s\n' \
-		'CUresult nq_probe(CUdevice dev) { CUcontext ctx; return cuCtxCreate(&ctx, 0u, dev); }' |
-		"$@" -fsyntax-only -x c - 2>&1); then
-		first=$(printf '%s\n' "$err" | grep -m 1 'error' | sed 's/^<stdin>:[0-9:]* //')
-		case " $("$GO" env CGO_CFLAGS) " in
-		*" -I$(pwd)/gpu/cudacompat "*)
-			echo "$(about "$@") does not compile with the driver declarations of gpu/cudacompat/cuda.h ($first): this header needs a new pin there (docs/gpu.md, CUDA 12.x and 13.x)"
-			;;
-		*)
-			echo "$(about "$@") does not compile with the driver calls of github.com/mumax/3/cuda/cu ($first): CGO_CFLAGS must start with -I$(pwd)/gpu/cudacompat, as make sets it (docs/gpu.md, CUDA 12.x and 13.x)"
-			;;
-		esac
-		return
-	fi
 	if ! ls kernels/ptx/*.ptx >/dev/null 2>&1; then
 		echo "no PTX in kernels/ptx (make ptx)"
+		return
+	fi
+	# The compile probe: the packages that include cuda.h, as the build
+	# will compile them.
+	# shellcheck disable=SC2086 # GOFLAGS_BUILD is a list of flags
+	if ! err=$("$GO" build ${GOFLAGS_BUILD:-} -tags cuda ./gpu 2>&1); then
+		# The first error (the C compiler's, else Go's), without the
+		# folders of its file.
+		first=$(printf '%s\n' "$err" | grep -m 1 ': error: ' || printf '%s\n' "$err" | grep -v '^#' | grep -m 1 .)
+		first=$(printf '%s\n' "$first" | sed 's|^[^ :]*/\([^/ :]*:[0-9]\)|\1|')
+		pkg=$(printf '%s\n' "$err" | sed -n 's/^# //p' | head -n 1)
+		case " $("$GO" env CGO_CFLAGS) " in
+		*" -I$(pwd)/gpu/cudacompat "*)
+			echo "$(about "$@") does not compile with the driver declarations of gpu/cudacompat/cuda.h ($pkg: $first); docs/gpu.md, CUDA 12.x and 13.x, says what to do"
+			;;
+		*)
+			echo "$(about "$@") does not compile with the driver calls of the code ($pkg: $first): CGO_CFLAGS must start with -I$(pwd)/gpu/cudacompat, as make sets it (docs/gpu.md, CUDA 12.x and 13.x)"
+			;;
+		esac
 		return
 	fi
 }
