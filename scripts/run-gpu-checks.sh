@@ -129,11 +129,13 @@
 # timing as fast as the kernels are (each N costs 7 times the one before:
 # with the symmetry kernels at 45 s for N=22, nodes takes about 2 min and
 # timing about 3 min plus the carry chain's, whose search is 3 to 4 times
-# larger); tune 2-5 min. For calls of at most 10 minutes:
-# STEPS=tests,counts, then STEPS=largen LARGEN=21, STEPS=largen LARGEN=22,
-# STEPS=sanitizer, STEPS=nodes, STEPS=timing VARIANTS="static dynamic
-# smem", STEPS=timing VARIANTS=carrychain, STEPS=tune, each with its own
-# LOGDIR; lower TIMEN when N=21 already takes over a minute.
+# larger); tune about 5 min at TUNEN=19 (at TUNEN=20 the -gpu-dynamic and
+# -gpu-smem runs of N=21 alone take over 9). For calls of at most 10
+# minutes: STEPS=tests,counts, then STEPS=largen LARGEN=21, STEPS=largen
+# LARGEN=22, STEPS=sanitizer, STEPS=nodes, STEPS=timing VARIANTS="static
+# dynamic smem", STEPS=timing VARIANTS=carrychain, STEPS=tune TUNEN=19,
+# each with its own LOGDIR; lower TIMEN when N=21 already takes over a
+# minute.
 #
 # Output: at most four files in LOGDIR, whatever runs: summary.txt (the
 # environment, one PASS, FAIL or SKIP line per check, and the summary
@@ -347,6 +349,7 @@ begin() {
 # given), prints the summary line, writes the archive and exits.
 finish() {
 	local reason=${1:-time budget} s left=() code
+	trap '' TERM INT
 	for s in ${steps//,/ }; do
 		case "$started$reported" in
 		*" $s "*) ;;
