@@ -132,7 +132,10 @@ test-cuda:
 	$(GO) test -count=1 -tags cuda -run FakeDriver ./cmd/nqueens-gpu
 
 # bundle/ runs on a GPU host (glibc 2.34 or newer, NVIDIA driver R520 or
-# newer) without Go: ./bundle/run-gpu-checks.sh [LOGDIR].
+# newer) without Go: ./bundle/run-gpu-checks.sh [LOGDIR], e.g.
+# STEPS=tests,counts bundle/run-gpu-checks.sh $OUT/logs in one device call
+# (docs/gpu.md, "Checks on a GPU host"). scripts/test-bundle.sh (in CI)
+# runs it here without a GPU.
 bundle: gpu
 	rm -rf bundle
 	mkdir -p bundle
