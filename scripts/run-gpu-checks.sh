@@ -85,8 +85,9 @@
 #              at N=TUNEN and TUNEN+1 for depths 6, 7, 8 and blocks of 128,
 #              256. A shape whose shared-memory stacks need more than
 #              MAX_SHARED bytes per block (default 49152, the 48 KiB a block
-#              gets without the opt-in attribute; the binary refuses an
-#              explicit -gpu-threads over it) is skipped with its size, by
+#              gets without the opt-in attribute; the binary sets the
+#              opt-in up to the GPU's limit, so MAX_SHARED=232448 tries the
+#              larger shapes on an H100 or H200) is skipped with its size, by
 #              the arithmetic of gpu/kernels.go: eightfold 20 B x frames x
 #              threads, frames = max(1, N-2-split) + 2 (N=20: 256 threads
 #              need 87,040 B at split 3, 81,920 B at split 4); smem 4 B x
