@@ -7,7 +7,8 @@
 #                   line. CUDA=1 insists on CUDA, CUDA=0 builds the CPU one.
 #   make gpu        the same as make build CUDA=1
 #   make test       go vet, gofmt check and go test of the CPU-only build
-#   make test-cuda  go vet and go test of the CUDA build (passes without a GPU)
+#   make test-cuda  go vet and go test of the CUDA build (passes without a GPU;
+#                   the command's tests on a stand-in driver, internal/fakecuda)
 #   make cuda-deps  install nvcc 11.8 and cuda.h (Debian; scripts/install-cuda-toolkit.sh)
 #   make ptx        kernels/NAME.cu -> kernels/ptx/NAME.ptx and NAME_nodes.ptx,
 #                   and kernels/ptx/BUILD.txt (needs nvcc; commit the result;
@@ -173,9 +174,13 @@ ptx-check:
 test-cuda:
 	$(GO) vet -tags cuda ./...
 	$(GO) test -count=1 -tags cuda ./gpu/... ./kernels/...
+	$(GO) test -count=1 -tags cuda -run FakeDriver ./cmd/nqueens-gpu
 
 # bundle/ runs on a GPU host (glibc 2.34 or newer, NVIDIA driver R520 or
-# newer) without Go: ./bundle/run-gpu-checks.sh [LOGDIR].
+# newer) without Go: ./bundle/run-gpu-checks.sh [LOGDIR], e.g.
+# STEPS=tests,counts bundle/run-gpu-checks.sh $OUT/logs in one device call
+# (docs/gpu.md, "Checks on a GPU host"). scripts/test-bundle.sh (in CI)
+# runs it here without a GPU.
 bundle: gpu
 	rm -rf bundle
 	mkdir -p bundle

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mumax/3/cuda/cu"
 	"github.com/nqueens-gpu/nqueens-gpu/kernels"
@@ -35,6 +36,8 @@ type Context struct {
 	done  chan struct{} // closed when the context is destroyed
 	once  sync.Once
 	err   error // from destroying the context
+	// abandoned: a cancelled count left launches running (see abandon).
+	abandoned atomic.Bool
 }
 
 type loadedModule struct {
@@ -69,10 +72,16 @@ func (c *Context) serve(ready chan<- error) {
 	runtime.LockOSThread()
 	defer close(c.done)
 	err := guard(fmt.Sprintf("create a context on GPU %d", c.ordinal), func() {
-		c.ctx = cu.CtxCreate(ctxSchedBlockingSync, cu.DeviceGet(c.ordinal))
+		var dev cu.Device
+		named("cuDeviceGet", func() { dev = cu.DeviceGet(c.ordinal) })
+		named("cuCtxCreate", func() { c.ctx = cu.CtxCreate(ctxSchedBlockingSync, dev) })
+		notNull("cuCtxCreate", c.ctx)
 	})
 	if err == nil {
-		err = guard(fmt.Sprintf("GPU %d", c.ordinal), c.loadModules)
+		err = guard(fmt.Sprintf("GPU %d", c.ordinal), func() {
+			c.loadModules()
+			c.selfTest()
+		})
 		if err != nil {
 			c.destroy()
 		}
@@ -126,9 +135,20 @@ func (c *Context) Do(op string, f func()) error {
 	}
 }
 
-// Close destroys the context. Calls after Close return an error.
+// abandon records that a cancelled count left launches running on the
+// GPU: destroying the context would wait for them (minutes at large N),
+// so Close then does not wait for it.
+func (c *Context) abandon() { c.abandoned.Store(true) }
+
+// Close destroys the context. Calls after Close return an error. After a
+// cancelled count that left launches running (abandon), Close returns at
+// once: the context is destroyed in the background when they end, or
+// with the process.
 func (c *Context) Close() error {
 	c.once.Do(func() { close(c.quit) })
+	if c.abandoned.Load() {
+		return nil
+	}
 	<-c.done
 	return c.err
 }
@@ -142,6 +162,7 @@ func (c *Context) Function(name string) cu.Function {
 	}
 	for _, m := range c.modules {
 		if f, ok := moduleFunction(m.mod, name); ok {
+			notNull("cuModuleGetFunction "+name, f)
 			c.funcs[name] = f
 			return f
 		}

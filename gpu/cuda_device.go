@@ -23,8 +23,12 @@ type Error struct {
 // Error is one line (the program's fallback message quotes it): the lines
 // of Detail are joined with " | ".
 func (e *Error) Error() string {
+	d := strings.Join(strings.Fields(strings.ReplaceAll(e.Detail, "\n", " | ")), " ")
+	if e.Code == cu.SUCCESS && d != "" {
+		return e.Op + " " + d // a call that succeeded with nothing
+	}
 	s := e.Op + ": " + resultText(e.Code)
-	if d := strings.Join(strings.Fields(strings.ReplaceAll(e.Detail, "\n", " | ")), " "); d != "" {
+	if d != "" {
 		s += ": " + d
 	}
 	return s
@@ -103,7 +107,8 @@ func Devices() ([]DeviceInfo, error) {
 	}
 	var devs []DeviceInfo
 	err := guard("list devices", func() {
-		n := cu.DeviceGetCount()
+		var n int
+		named("cuDeviceGetCount", func() { n = cu.DeviceGetCount() })
 		for i := 0; i < n; i++ {
 			devs = append(devs, deviceInfo(i))
 		}
@@ -121,7 +126,7 @@ func Devices() ([]DeviceInfo, error) {
 // *OrdinalError (or the driver's error). The driver must be initialised.
 func checkOrdinal(ordinal int) error {
 	var count int
-	if err := guard("count devices", func() { count = cu.DeviceGetCount() }); err != nil {
+	if err := guard("count devices: cuDeviceGetCount", func() { count = cu.DeviceGetCount() }); err != nil {
 		return err
 	}
 	if ordinal < 0 || ordinal >= count {
@@ -135,16 +140,16 @@ func checkOrdinal(ordinal int) error {
 
 // deviceInfo describes GPU ordinal; it panics like the cu binding.
 func deviceInfo(ordinal int) DeviceInfo {
-	d := cu.DeviceGet(ordinal)
-	major, minor := d.ComputeCapability()
-	return DeviceInfo{
-		Ordinal:  ordinal,
-		Name:     d.Name(),
-		SMs:      d.Attribute(cu.MULTIPROCESSOR_COUNT),
-		Major:    major,
-		Minor:    minor,
-		MemBytes: uint64(d.TotalMem()),
-	}
+	info := DeviceInfo{Ordinal: ordinal}
+	var d cu.Device
+	named("cuDeviceGet", func() { d = cu.DeviceGet(ordinal) })
+	named("cuDeviceGetAttribute", func() {
+		info.Major, info.Minor = d.ComputeCapability()
+		info.SMs = d.Attribute(cu.MULTIPROCESSOR_COUNT)
+	})
+	named("cuDeviceGetName", func() { info.Name = d.Name() })
+	named("cuDeviceTotalMem", func() { info.MemBytes = uint64(d.TotalMem()) })
+	return info
 }
 
 // Driver describes the NVIDIA driver: the kernel module's version, the

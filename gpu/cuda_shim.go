@@ -96,8 +96,9 @@ func loadModule(name, ptx string) cu.Module {
 	defer C.free(unsafe.Pointer(log))
 	var mod C.CUmodule
 	if r := cu.Result(C.nq_module_load(&mod, image, log, logSize)); r != cu.SUCCESS {
-		panic(&Error{Op: "load module " + name, Code: r, Detail: C.GoString(log)})
+		panic(&Error{Op: "load module " + name + ": cuModuleLoadDataEx", Code: r, Detail: C.GoString(log)})
 	}
+	notNull("load module "+name+": cuModuleLoadDataEx", uintptr(unsafe.Pointer(mod)))
 	return cu.Module(uintptr(unsafe.Pointer(mod)))
 }
 
@@ -116,5 +117,5 @@ func moduleFunction(mod cu.Module, name string) (f cu.Function, ok bool) {
 	case cu.ERROR_NOT_FOUND:
 		return 0, false
 	}
-	panic(r)
+	panic(&Error{Op: "cuModuleGetFunction " + name, Code: r})
 }

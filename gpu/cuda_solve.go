@@ -43,6 +43,8 @@ const (
 	outBytes   = 48
 	nextOffset = 32
 	outCounts  = 4
+	// readBytes is what a launch copies back: the counters and next.
+	readBytes = nextOffset + 8
 )
 
 // SolvePartial searches the task batches that opt selects and returns
@@ -68,24 +70,25 @@ func (b *Backend) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Opt
 	// The launch time aims long enough to hide launch and copy costs and
 	// short enough that a cancelled run stops promptly and no launch comes
 	// near a display watchdog.
-	tune := launchTuning{kernel: kernel, threads: opt.Threads, target: opt.LaunchTime, nodes: opt.Nodes != nil}
-	if tune.threads == 0 {
-		tune.threads = DefaultThreads
-		// Without a block size asked for, blocks of stacks in shared
-		// memory shrink to fit (the eightfold stacks of N=28).
-		for kernel.sharedBytes != nil && tune.threads > 32 && kernel.sharedBytes(n, depth, tune.threads) > MaxSharedStack {
-			tune.threads -= 32
-		}
-	}
-	if kernel.sharedBytes != nil {
-		tune.sharedBytes = kernel.sharedBytes(n, depth, tune.threads)
-		if tune.sharedBytes > MaxSharedStack {
-			return nq.Partial{}, fmt.Errorf("gpu: shared-memory stacks of %d threads need %d bytes at N=%d, depth %d, more than %d: use fewer threads per block",
-				tune.threads, tune.sharedBytes, n, depth, MaxSharedStack)
-		}
-	}
+	tune := launchTuning{kernel: kernel, target: opt.LaunchTime, nodes: opt.Nodes != nil}
 	if tune.target == 0 {
 		tune.target = DefaultLaunchTime
+	}
+	// The block size and its shared memory (the stacks, for the kernels
+	// that keep them there): the kernel's own shared memory and the GPU's
+	// limit come from the driver. Without a block size asked for, blocks
+	// shrink to fit (the eightfold stacks of N=28 on a GPU without the
+	// opt-in).
+	var fitErr error
+	err = b.ctx.Do("size the launches of "+tune.kernelName(), func() {
+		sh := b.ctx.sharedShapeOf(b.ctx.Function(tune.kernelName()))
+		tune.threads, tune.sharedBytes, fitErr = fitShared(kernel.sharedBytes, n, depth, opt.Threads, sh)
+	})
+	if err == nil && fitErr != nil {
+		err = fmt.Errorf("gpu: %w", fitErr)
+	}
+	if err != nil {
+		return nq.Partial{}, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nq.Partial{}, err
@@ -116,9 +119,13 @@ func (b *Backend) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Opt
 
 	var sum nq.Partial
 	var nodes uint64
-	err = b.ctx.Do(fmt.Sprintf("count N=%d with the %s kernel", n, algo), func() {
-		sum, nodes = b.consume(pctx, n, depth, perTask, capTasks, tune, &target, groups, opt.Done)
+	var consumeErr error
+	err = b.ctx.Do(fmt.Sprintf("count N=%d with %s", n, tune.kernelName()), func() {
+		sum, nodes, consumeErr = b.consume(pctx, n, depth, perTask, capTasks, tune, &target, groups, opt.Done)
 	})
+	if err == nil && consumeErr != nil && pctx.Err() == nil {
+		err = consumeErr // else cancelled: ctx's error below
+	}
 	cancel()
 	for range groups { // let the producer finish
 	}
@@ -159,37 +166,59 @@ func (tune launchTuning) kernelName() string {
 type slot struct {
 	stream  cu.Stream
 	host    unsafe.Pointer // pinned: the task arrays, packed as on the device
-	hostOut unsafe.Pointer // pinned: 3 counters
+	hostOut unsafe.Pointer // pinned: the counters and next (readBytes)
 	dev     cu.DevicePtr   // the task arrays
-	devOut  cu.DevicePtr   // 3 counters
+	devOut  cu.DevicePtr   // the counters and next (outBytes)
 	bytes   int64
 	busy    *group // launched, not yet read back
 }
 
+// pollMax is the longest a wait for a launch sleeps between two looks at
+// its stream: a cancelled count notices within it.
+const pollMax = 10 * time.Millisecond
+
 // consume runs on the context's thread: it launches each group and reads
 // the results back, two slots deep, and returns the partial sums and the
-// nodes (zero unless tune.nodes). A driver failure panics (cu's way) and
-// Do turns it into the error of the solve.
+// nodes (zero unless tune.nodes). It waits for a launch by polling its
+// stream, so that a cancelled ctx ends it within pollMax whatever the
+// launch's length: the launches then in flight are abandoned (their
+// batches are not reported; the GPU finishes them, or the process's end
+// does) and consume returns ctx's error. A fetching kernel that did not
+// take all its tasks (a launch that did not run) is an error. A failed
+// driver call panics with an *Error naming the call, and Do turns it into
+// the error of the solve.
 func (b *Backend) consume(ctx context.Context, n, depth, perTask, capTasks int, tune launchTuning,
-	target *atomic.Int64, groups <-chan *group, done func([]int, nq.Partial)) (nq.Partial, uint64) {
-	kernel := kernelFunc(b.ctx.Function(tune.kernelName()))
+	target *atomic.Int64, groups <-chan *group, done func([]int, nq.Partial)) (nq.Partial, uint64, error) {
+	f := b.ctx.Function(tune.kernelName())
+	kernel := kernelFunc(f)
+	allowShared(f, b.ctx.sharedShapeOf(f), tune.sharedBytes)
 	// A fetching kernel's grid fills the GPU once: as many blocks as its
-	// SMs keep resident (2048 threads each), or fewer for a small launch.
-	resident := max(1, b.info.SMs) * max(1, 2048/tune.threads)
+	// SMs keep resident, or fewer for a small launch.
+	resident := residentBlocks(f, tune.threads, tune.sharedBytes, b.info.SMs)
 	var slots [2]slot
 	defer func() {
 		for i := range slots {
+			if slots[i].busy != nil {
+				// Abandoned in flight: freeing would wait for it.
+				b.ctx.abandon()
+				continue
+			}
 			slots[i].free()
 		}
 	}()
 	for i := range slots {
 		s := &slots[i]
-		s.stream = cu.StreamCreate()
 		s.bytes = int64(perTask)*int64(capTasks) + 256 // + alignment padding
-		s.host = cu.MemAllocHost(s.bytes)
-		s.hostOut = cu.MemAllocHost(outCounts * 8)
-		s.dev = cu.MemAlloc(s.bytes)
-		s.devOut = cu.MemAlloc(outBytes)
+		named("cuStreamCreate", func() { s.stream = cu.StreamCreate() })
+		notNull("cuStreamCreate", s.stream)
+		named("cuMemAllocHost", func() { s.host = cu.MemAllocHost(s.bytes) })
+		notNil("cuMemAllocHost", s.host)
+		named("cuMemAllocHost", func() { s.hostOut = cu.MemAllocHost(readBytes) })
+		notNil("cuMemAllocHost", s.hostOut)
+		named("cuMemAlloc", func() { s.dev = cu.MemAlloc(s.bytes) })
+		notNull("cuMemAlloc", s.dev)
+		named("cuMemAlloc", func() { s.devOut = cu.MemAlloc(outBytes) })
+		notNull("cuMemAlloc", s.devOut)
 	}
 
 	var sum nq.Partial
@@ -197,11 +226,29 @@ func (b *Backend) consume(ctx context.Context, n, depth, perTask, capTasks int, 
 	var tasksDone int64
 	var gpuTime time.Duration
 	started := time.Now()
-	finish := func(s *slot) {
-		if s.busy == nil {
-			return
+	// wait waits for s's launch; false when ctx ended first.
+	wait := func(s *slot) bool {
+		for d := 20 * time.Microsecond; !streamDone(s.stream); d = min(2*d, pollMax) {
+			if ctx.Err() != nil {
+				return false
+			}
+			time.Sleep(d)
 		}
-		s.stream.Synchronize()
+		return true
+	}
+	finish := func(s *slot) error {
+		if s.busy == nil {
+			return nil
+		}
+		if !wait(s) {
+			return ctx.Err()
+		}
+		if tune.kernel.fetch && s.busy.count > 0 {
+			if taken := *(*uint32)(unsafe.Add(s.hostOut, nextOffset)); taken < uint32(s.busy.count) {
+				return &Error{Op: "cuLaunchKernel " + tune.kernelName(), Detail: fmt.Sprintf(
+					"returned success, but the kernel took %d of its %d tasks: the launch did not run (is the driver library a stub?)", taken, s.busy.count)}
+			}
+		}
 		out := unsafe.Slice((*uint64)(s.hostOut), outCounts)
 		p := nq.Partial{0, out[0], out[1], out[2]}
 		sum.Add(p)
@@ -217,6 +264,7 @@ func (b *Backend) consume(ctx context.Context, n, depth, perTask, capTasks int, 
 			target.Store(min(max(t, 1<<12), int64(capTasks)))
 		}
 		s.busy = nil
+		return nil
 	}
 	next := 0
 	for g := range groups {
@@ -225,12 +273,17 @@ func (b *Backend) consume(ctx context.Context, n, depth, perTask, capTasks int, 
 		}
 		s := &slots[next]
 		next ^= 1
-		finish(s)
+		if err := finish(s); err != nil {
+			return sum, nodes, err
+		}
 		s.launch(kernel, tune, resident, n, depth, g)
 	}
-	finish(&slots[next])
-	finish(&slots[next^1])
-	return sum, nodes
+	for _, s := range []*slot{&slots[next], &slots[next^1]} {
+		if err := finish(s); err != nil {
+			return sum, nodes, err
+		}
+	}
+	return sum, nodes, ctx.Err()
 }
 
 // launch copies g into the slot's buffers and queues the copies, the
@@ -258,7 +311,7 @@ func (s *slot) launch(kernel kernelFunc, tune launchTuning, resident, n, depth i
 		off = (off + 15) &^ 15
 		return devPtr(s.dev) + devPtr(at)
 	}
-	cu.MemsetD32Async(s.devOut, 0, outBytes/4, s.stream) // counters and next
+	named("cuMemsetD32Async", func() { cu.MemsetD32Async(s.devOut, 0, outBytes/4, s.stream) }) // counters and next
 
 	a := groupArgs{n: int32(n), depth: int32(depth), count: int32(g.count),
 		out: devPtr(s.devOut), next: devPtr(s.devOut) + nextOffset}
@@ -279,13 +332,13 @@ func (s *slot) launch(kernel kernelFunc, tune launchTuning, resident, n, depth i
 		a.meta = put32(g.meta)
 		a.frames = int32(efFrames(n, depth))
 	}
-	cu.MemcpyHtoDAsync(s.dev, s.host, int64(off), s.stream)
+	named("cuMemcpyHtoDAsync", func() { cu.MemcpyHtoDAsync(s.dev, s.host, int64(off), s.stream) })
 	shape := launchShape{blocks: (g.count + threads - 1) / threads, threads: threads, sharedBytes: tune.sharedBytes}
 	if tune.kernel.fetch {
 		shape.blocks = min(shape.blocks, resident)
 	}
 	tune.kernel.launch(streamLauncher(s.stream), kernel, shape, &a)
-	cu.MemcpyDtoHAsync(s.hostOut, s.devOut, outCounts*8, s.stream)
+	named("cuMemcpyDtoHAsync", func() { cu.MemcpyDtoHAsync(s.hostOut, s.devOut, readBytes, s.stream) })
 	s.busy = g
 }
 

@@ -136,9 +136,13 @@ func runGroup(t *testing.T, b *Backend, g *group, n, depth, perTask int, tune la
 	var target atomic.Int64
 	var p nq.Partial
 	var nodes uint64
+	var cerr error
 	err := b.ctx.Do(fmt.Sprintf("count a group of %d random tasks", g.count), func() {
-		p, nodes = b.consume(context.Background(), n, depth, perTask, g.count, tune, &target, groups, nil)
+		p, nodes, cerr = b.consume(context.Background(), n, depth, perTask, g.count, tune, &target, groups, nil)
 	})
+	if err == nil {
+		err = cerr
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

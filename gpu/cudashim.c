@@ -198,3 +198,7 @@ NQ(cuMemsetD8Async, (CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream
 NQ(cuMemsetD32, (CUdeviceptr dstDevice, unsigned int ui, size_t N), (dstDevice, ui, N))
 NQ(cuMemsetD32Async, (CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream),
    (dstDevice, ui, N, hStream))
+NQ(cuFuncSetAttribute, (CUfunction hfunc, CUfunction_attribute attrib, int value), (hfunc, attrib, value))
+NQ(cuOccupancyMaxActiveBlocksPerMultiprocessor,
+   (int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize),
+   (numBlocks, func, blockSize, dynamicSMemSize))

@@ -199,20 +199,54 @@ type Options struct {
 // pushes).
 func SymWords(n, depth int) int { return 2*n - 1 - depth }
 
-// MaxSharedStack is the most dynamic shared memory a block of
-// nq_symmetry_boards_smem may ask for: 48 KiB, what every GPU grants
-// without an opt-in.
+// MaxSharedStack is the shared memory a block may have without the
+// opt-in (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES): 48 KiB on
+// every GPU, static and dynamic together. Above it a launch needs the
+// opt-in, up to the GPU's CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
+// (96 KiB on a V100, 163 KiB on an A100, 227 KiB on an H100).
 const MaxSharedStack = 48 << 10
 
-// CheckSharedStack returns an error unless a block of threads threads can
-// hold its stacks for boards of n and depth in MaxSharedStack.
-func CheckSharedStack(n, depth, threads int) error {
-	if b := 4 * SymWords(n, depth) * threads; b > MaxSharedStack {
-		return fmt.Errorf("shared-memory stacks of %d threads need %d bytes at N=%d, depth %d, more than %d: use fewer threads per block",
-			threads, b, n, depth, MaxSharedStack)
-	}
-	return nil
+// sharedShape is the shared memory of one kernel's launch on one GPU.
+type sharedShape struct {
+	// static is the kernel's static shared memory
+	// (CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES).
+	static int
+	// limit is the most shared memory a block may have on the GPU with
+	// the opt-in; 0 means MaxSharedStack.
+	limit int
 }
+
+// fitShared chooses the block size of a kernel with stacks in dynamic
+// shared memory (bytes: its kernelSpec.sharedBytes) for tasks of n split
+// at depth, and returns it with the dynamic shared memory of a block. An
+// explicit block size (threads > 0) is kept, or refused when the block's
+// shared memory, static and dynamic, is over the limit; without one,
+// DefaultThreads shrinks by warps until it fits.
+func fitShared(bytes func(n, depth, threads int) int, n, depth, threads int, sh sharedShape) (int, int, error) {
+	limit := sh.limit
+	if limit <= 0 {
+		limit = MaxSharedStack
+	}
+	explicit := threads > 0
+	if !explicit {
+		threads = DefaultThreads
+	}
+	if bytes == nil {
+		return threads, 0, nil
+	}
+	for !explicit && threads > 32 && sh.static+bytes(n, depth, threads) > limit {
+		threads -= 32
+	}
+	if dyn := bytes(n, depth, threads); sh.static+dyn > limit {
+		return 0, 0, fmt.Errorf("shared memory of a block of %d threads at N=%d, depth %d: %d bytes of stacks and %d of the kernel's own, more than the %d a block may have on this GPU: use fewer threads per block",
+			threads, n, depth, dyn, sh.static, limit)
+	}
+	return threads, bytes(n, depth, threads), nil
+}
+
+// needsOptIn reports whether a block with dynamic bytes of dynamic
+// shared memory needs the opt-in attribute.
+func (sh sharedShape) needsOptIn(dynamic int) bool { return sh.static+dynamic > MaxSharedStack }
 
 // The defaults of the tuning knobs of Options.
 const (

@@ -9,6 +9,8 @@ import (
 	"testing"
 )
 
+func init() { embeddedPTX = PTX }
+
 func TestBuildInfo(t *testing.T) {
 	b := Build()
 	if !strings.HasPrefix(b, "nvcc: ") || !strings.Contains(b, "\nflags: -ptx -arch=compute_") {

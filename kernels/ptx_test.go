@@ -1,7 +1,6 @@
 package kernels
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -114,21 +113,22 @@ func cSize(typ string) (int, bool) {
 	return 0, false
 }
 
-// committed reads kernels/ptx from disk; the test is skipped where the
-// sources are not at hand (a test binary copied to a GPU host).
-func committed(t *testing.T) map[string]string {
+// committedDir reads kernels/ptx from disk. ok is false where the sources
+// are not at hand (a test binary copied to a GPU host, which runs in
+// another folder); a kernels folder without kernels/ptx is an error.
+func committedDir(t *testing.T) (files map[string]string, ok bool) {
 	t.Helper()
 	entries, err := os.ReadDir("ptx")
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, serr := os.Stat("sources.go"); serr == nil {
 			t.Fatal("kernels/ptx is missing: run make ptx (nvcc) and commit it")
 		}
-		t.Skip("not run in the kernels folder")
+		return nil, false
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := make(map[string]string)
+	files = make(map[string]string)
 	for _, e := range entries {
 		b, err := os.ReadFile(filepath.Join("ptx", e.Name()))
 		if err != nil {
@@ -136,8 +136,23 @@ func committed(t *testing.T) map[string]string {
 		}
 		files[e.Name()] = string(b)
 	}
+	return files, true
+}
+
+// committed reads kernels/ptx from disk; the test is skipped where the
+// sources are not at hand.
+func committed(t *testing.T) map[string]string {
+	t.Helper()
+	files, ok := committedDir(t)
+	if !ok {
+		t.Skip("not run in the kernels folder")
+	}
 	return files
 }
+
+// embeddedPTX is PTX in builds with the cuda tag (ptx_cuda_test.go sets
+// it), the modules the binaries embed; nil without the tag.
+var embeddedPTX func() map[string]string
 
 // The committed PTX is what make ptx makes of the sources at hand: each
 // source has the hash BUILD.txt records (else a kernel changed without
@@ -266,20 +281,39 @@ func TestCommittedPTX(t *testing.T) {
 // The committed PTX must not depend on the folder it was built in: nvcc
 // names the shared arrays of functions with internal linkage after a hash
 // of the build directory (_INTERNAL_<hash>), so a static function with a
-// __shared__ array makes make ptx-check fail on every other checkout.
+// __shared__ array makes make ptx-check fail on every other checkout. The
+// test reads kernels/ptx where it runs in the kernels folder and the
+// embedded modules in a cuda build, so the test binary of make bundle
+// checks what it carries wherever it runs.
 func TestPTXHasNoBuildPathHash(t *testing.T) {
-	files, err := filepath.Glob("ptx/*.ptx")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no committed PTX: %v", err)
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
+	modules := make(map[string]string) // where -> PTX
+	if files, ok := committedDir(t); ok {
+		for name, text := range files {
+			if strings.HasSuffix(name, ".ptx") {
+				modules["kernels/ptx/"+name] = text
+			}
 		}
-		if i := bytes.Index(b, []byte("_INTERNAL_")); i >= 0 {
-			end := min(len(b), i+60)
-			t.Errorf("%s names %q, which depends on the build folder: drop static from the function that owns that __shared__ array", f, b[i:end])
+		if len(modules) == 0 {
+			t.Fatal("kernels/ptx holds no PTX: run make ptx (nvcc) and commit it")
 		}
 	}
+	if embeddedPTX != nil {
+		embedded := embeddedPTX()
+		if len(embedded) == 0 {
+			t.Fatal("no PTX embedded in a cuda build")
+		}
+		for name, text := range embedded {
+			modules["embedded "+name+".ptx"] = text
+		}
+	}
+	if len(modules) == 0 {
+		t.Skip("not run in the kernels folder, and no PTX embedded (a build without the cuda tag)")
+	}
+	for where, text := range modules {
+		if i := strings.Index(text, "_INTERNAL_"); i >= 0 {
+			end := min(len(text), i+60)
+			t.Errorf("%s names %q, which depends on the build folder: drop static from the function that owns that __shared__ array", where, text[i:end])
+		}
+	}
+	t.Logf("%d modules checked", len(modules))
 }

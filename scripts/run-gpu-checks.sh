@@ -14,12 +14,22 @@
 #   carrychain  -algo carrychain             nq_carry_frames
 #   V-nodes     V's flags and -gpu-nodes     V's node-counting twin (*_nodes), for each V above
 #
+# A preflight runs first: N=1 on the GPU. When the binary falls back to the
+# CPU there is no usable GPU: the script says "no GPU: <cause>" once, runs
+# the test binaries without NQUEENS_REQUIRE_GPU (their GPU tests skip),
+# and reports every other step asked for as skipped. When the preflight
+# fails otherwise (the GPU is there but does not count), the test binaries
+# still run and the other steps are not run. With a GPU the preflight also
+# checks the driver's version (R520 or newer: PTX ISA 7.8), from
+# nvidia-smi or /proc/driver/nvidia/version, and reports it skipped, not
+# failed, where neither gives it (gVisor, for one, has no
+# /proc/driver/nvidia).
+#
 # Steps (STEPS, comma-separated; default tests,counts,largen,sanitizer,
-# nodes,timing,tune). A preflight (N=1 on the GPU, no CPU-fallback line)
-# runs before them and ends the script when it fails. A device call with a
-# time limit runs the steps in several calls, each with its own LOGDIR.
+# nodes,timing,tune). A device call with a time limit runs the steps in
+# several calls, each with its own LOGDIR.
 #   tests      the cuda test binaries, with NQUEENS_REQUIRE_GPU=1 (no
-#              skipping for want of a GPU).
+#              skipping for want of a GPU) when the preflight found one.
 #   counts     each variant counts N=1..MAXN (carrychain and
 #              carrychain-nodes N=1..CARRYN): every Total is the published
 #              one, no CPU-fallback line, and Total, Unique, C2, C4, C8 equal
@@ -44,12 +54,15 @@
 #              search costs about 4 times as much). With 16 cores and 40 s:
 #              N=21 86 shards (carry chain 341), N=22 596 (2381), N=23 4167
 #              (16667).
-#   sanitizer  compute-sanitizer memcheck and racecheck, N=11, each variant
-#              (skipped, and not counted, without compute-sanitizer).
+#   sanitizer  compute-sanitizer memcheck and racecheck, N=11, each variant.
+#              A probe (memcheck of N=4) runs first: where compute-sanitizer
+#              is missing, or refused (it ends without its "ERROR SUMMARY"
+#              line, as in gVisor), the step is reported skipped with the
+#              reason, not failed.
 #   nodes      for each kernel of NODES_VARIANTS (default static) and
 #              N=18..TIMEN: the kernel with -gpu-nodes (its "nodes: K (R
 #              nodes/s)" stderr line) and the same N without it (the plain
-#              wall time). LOGDIR/nodes.tsv: N, kernel, nodes, wall_s (the
+#              wall time). nodes.tsv: N, kernel, nodes, wall_s (the
 #              plain run's JSON "seconds": the count's wall time, without
 #              the process's start-up), nodes_per_s (nodes / wall_s),
 #              nodes_run_s (the -gpu-nodes run's "seconds"). Totals must be
@@ -57,18 +70,38 @@
 #              (default 200, both runs together), the kernel's larger N are
 #              skipped.
 #   timing     each variant without -nodes, N=18..TIMEN, one process per N
-#              (-json; LOGDIR/timing.tsv: variant, N, seconds, process_s);
+#              (-json; timing.tsv: variant, N, seconds, process_s);
 #              totals must be the published ones. A variant stops after its
 #              first run over TIME_STOP_S seconds.
 #   profile    (not in the default list) ncu of the third launch of each
 #              symmetry variant at N=PROFILEN (default 19): profile-V.txt
 #              with speed of light, occupancy, warp state and scheduler
 #              statistics and the executed instructions; skipped, and not
-#              counted, without ncu.
+#              failed, without ncu or where ncu is refused.
 #   tune       (a record; every run must still give the published total)
-#              the static kernel at N=TUNEN for depths 6, 7, 8 and blocks of
-#              64, 128, 256 threads; -gpu-dynamic and -gpu-smem at N=TUNEN
-#              and TUNEN+1 for depths 6, 7, 8 and blocks of 128, 256.
+#              the eightfold kernels at N=TUNEN for splits 3 and 4 and blocks
+#              of 64, 128, 256 threads; the static kernel at N=TUNEN for
+#              depths 6, 7, 8 and the same blocks; -gpu-dynamic and -gpu-smem
+#              at N=TUNEN and TUNEN+1 for depths 6, 7, 8 and blocks of 128,
+#              256. A shape whose shared-memory stacks need more than
+#              MAX_SHARED bytes per block (default 49152, the 48 KiB a block
+#              gets without the opt-in attribute; the binary sets the
+#              opt-in up to the GPU's limit, so MAX_SHARED=232448 tries the
+#              larger shapes on an H100 or H200) is skipped with its size, by
+#              the arithmetic of gpu/kernels.go: eightfold 20 B x frames x
+#              threads, frames = max(1, N-2-split) + 2 (N=20: 256 threads
+#              need 87,040 B at split 3, 81,920 B at split 4); smem 4 B x
+#              (2N-1-depth) x threads.
+#
+# Time: TOTAL_TIMEOUT (default 570 s, under the 600 s a device command may
+# run) bounds the whole script. Each command runs under timeout(1) with the
+# smaller of STEP_TIMEOUT (default TOTAL_TIMEOUT) and what is left of the
+# budget less BUDGET_RESERVE (default 5 s, kept for the summary and the
+# archive); a command that hits its limit fails ("timed out after T s").
+# Once the budget is spent, the commands and steps left are reported "not
+# run (time budget)" and counted as skipped. SIGTERM or SIGINT stops the
+# command that runs, counts it failed ("interrupted"), and the script still
+# writes the archive and the summary line.
 #
 # Environment: MAXN (largest N of counts, default 20), CARRYN (largest N of
 # the carry chain's counts, default 19, or MAXN if smaller: its host-side
@@ -78,52 +111,79 @@
 # LARGEN_CPU_S (default 40), LARGEN_DEPTH, CPU_WORKERS (default nproc),
 # NODES_VARIANTS (default static), NODES_STOP_S (default 200), TIMEN
 # (largest N of nodes and timing, default 22), TIME_FROM (their first N,
-# default 18), TIME_STOP_S (default 300), TUNEN (default 20), VARIANTS,
-# DEVICE (GPU ordinal, default 0), STEP_TIMEOUT (seconds per command,
-# default 900).
+# default 18), TIME_STOP_S (default 300), TUNEN (default 20), MAX_SHARED
+# (default 49152), VARIANTS, DEVICE (GPU ordinal, default 0),
+# TOTAL_TIMEOUT, STEP_TIMEOUT, BUDGET_RESERVE (seconds, above), DRY_RUN=1
+# (print each command with its time limit, "plan NAME: ...", and run
+# nothing; the preflight is assumed to find a GPU), ASSUME_GPU=1 (for
+# testing this script without a GPU: the preflight runs but is not judged,
+# and every step runs as on a GPU, where the binary's GPU checks then fail
+# on the CPU fallback; the skip paths of sanitizer, profile and the driver
+# version can be tried with stand-in tools on PATH).
 #
 # Durations on one H100 with 16 cores, estimated before any GPU run (the
-# kernels' speed is still unmeasured): tests under a minute; counts 1-3
-# min; largen 2.5-4 min per N (the CPU shards about 40 s each, and the
-# carry chain's single-threaded frame enumeration, about 20 s at N=21 and
-# 40 s at N=22 in every carry-chain run, GPU or CPU); sanitizer a few
-# minutes; nodes and timing as fast as the kernels are (each N costs 7
-# times the one before: with the symmetry kernels at 45 s for N=22, nodes
-# takes about 2 min and timing about 3 min plus the carry chain's, whose
-# search is 3 to 4 times larger); tune 2-5 min. For calls of at most 10
+# kernels' speed is still unmeasured; docs/gpu.md, "Checks on a GPU host",
+# has the arithmetic): tests and counts together 3-5 min; largen 2.5-4 min
+# per N (the CPU shards about 40 s each, and the carry chain's
+# single-threaded frame enumeration, about 20 s at N=21 and 40 s at N=22 in
+# every carry-chain run, GPU or CPU); sanitizer a few minutes; nodes and
+# timing as fast as the kernels are (each N costs 7 times the one before:
+# with the symmetry kernels at 45 s for N=22, nodes takes about 2 min and
+# timing about 3 min plus the carry chain's, whose search is 3 to 4 times
+# larger); tune about 5 min at TUNEN=19 (at TUNEN=20 the -gpu-dynamic and
+# -gpu-smem runs of N=21 alone take over 9). For calls of at most 10
 # minutes: STEPS=tests,counts, then STEPS=largen LARGEN=21, STEPS=largen
 # LARGEN=22, STEPS=sanitizer, STEPS=nodes, STEPS=timing VARIANTS="static
-# dynamic smem", STEPS=timing VARIANTS=carrychain, STEPS=tune, each with
-# its own LOGDIR; lower TIMEN when N=21 already takes over a minute.
+# dynamic smem", STEPS=timing VARIANTS=carrychain, STEPS=tune TUNEN=19,
+# each with its own LOGDIR; lower TIMEN when N=21 already takes over a
+# minute.
 #
-# Writes one log per command (LOGDIR/NAME.out, NAME.err) and ends with
-# "N passed, M failed". Exit status 0 only when every check passed, 1 when
-# one failed, 2 for an unknown variant.
+# Output: at most four files in LOGDIR, whatever runs: summary.txt (the
+# environment, one PASS, FAIL or SKIP line per check, and the summary
+# line), logs.tar.gz (every command's NAME.out and NAME.err and the other
+# files the steps write, rewritten after each command, so a kill leaves
+# the logs up to it), and nodes.tsv and timing.tsv when those steps run.
+# The last line of output is "N passed, M failed, K skipped": skipped
+# counts the checks skipped (a missing or refused tool, a tune shape over
+# MAX_SHARED, a missing driver version), the steps not run without a GPU,
+# and each step that the time budget or a signal cut or left out.
+#
+# Exit status: 0 when every check that ran passed and every step ran on a
+# GPU; 1 when a check failed (a timeout and an interruption included); 2
+# for a bad variant, step or setting; 3 when nothing failed but the run is
+# incomplete: no GPU, or the time budget ran out.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-logs=${1:-$here/logs}
+outdir=${1:-$here/logs}
 maxn=${MAXN:-20}
 device=${DEVICE:-0}
-step_timeout=${STEP_TIMEOUT:-900}
+total_timeout=${TOTAL_TIMEOUT:-570}
+step_timeout=${STEP_TIMEOUT:-$total_timeout}
+reserve=${BUDGET_RESERVE:-5}
+max_shared=${MAX_SHARED:-49152}
+dry_run=${DRY_RUN:-}
+[ "$dry_run" = 0 ] && dry_run=
 variants=${VARIANTS:-eightfold eightfold-static static dynamic smem carrychain eightfold-nodes eightfold-static-nodes static-nodes dynamic-nodes smem-nodes carrychain-nodes}
 nodes_variants=${NODES_VARIANTS:-static}
-mkdir -p "$logs"
-logs=$(cd "$logs" && pwd)
-cd "$here" || exit 1
-
-passed=0
-failed=0
-
 steps=${STEPS:-tests,counts,largen,sanitizer,nodes,timing,tune}
-want() {
-	case ",$steps," in
-	*",$1,"*) return 0 ;;
-	esac
-	return 1
+all_steps="tests counts largen sanitizer nodes timing tune profile"
+
+usage_error() {
+	echo "run-gpu-checks: $*" >&2
+	exit 2
 }
-pass() { passed=$((passed + 1)); echo "PASS $1 ($2 s)"; }
-fail() { failed=$((failed + 1)); echo "FAIL $1 ($2 s): $3"; }
+for v in total_timeout step_timeout reserve max_shared maxn; do
+	case ${!v} in
+	'' | *[!0-9]*) usage_error "$v must be a whole number, not '${!v}'" ;;
+	esac
+done
+for s in ${steps//,/ }; do
+	case " $all_steps " in
+	*" $s "*) ;;
+	*) usage_error "unknown step '$s' in STEPS: want some of ${all_steps// /,}" ;;
+	esac
+done
 
 # vflags VARIANT: sets the array vf to the variant's flags and valgo to
 # its algorithm; fails for an unknown variant.
@@ -143,26 +203,202 @@ vflags() {
 	esac
 }
 for v in $variants $nodes_variants; do
-	if ! vflags "$v"; then
-		echo "run-gpu-checks: unknown variant '$v': want eightfold, eightfold-static, static, dynamic, smem or carrychain, each with or without -nodes" >&2
-		exit 2
-	fi
+	vflags "$v" || usage_error "unknown variant '$v': want eightfold, eightfold-static, static, dynamic, smem or carrychain, each with or without -nodes"
 done
 
-# run NAME CMD...: runs CMD with stdout in LOGDIR/NAME.out and stderr in
-# LOGDIR/NAME.err; sets rc and secs.
-run() {
-	local name=$1 start
-	shift
-	start=$(date +%s)
-	if command -v timeout >/dev/null; then
-		timeout "$step_timeout" "$@" >"$logs/$name.out" 2>"$logs/$name.err"
-	else
-		"$@" >"$logs/$name.out" 2>"$logs/$name.err"
-	fi
-	rc=$?
-	secs=$(($(date +%s) - start))
+mkdir -p "$outdir" || exit 2
+outdir=$(cd "$outdir" && pwd)
+cd "$here" || exit 2
+# The logs of the commands gather in a private folder, and the archive
+# LOGDIR/logs.tar.gz holds them: a device call brings back only a few
+# files.
+logs=$(mktemp -d "${TMPDIR:-/tmp}/gpu-checks.XXXXXX") || exit 2
+summary=$outdir/summary.txt
+: >"$summary"
+
+passed=0
+failed=0
+skipped=0
+child=""     # the pid of the command that runs
+current=""   # its name
+step=""      # the step that runs
+started=" "  # the steps begun
+cut=""       # the steps the time budget cut short or left out
+reported=" " # the steps the preflight reported skipped
+gpu=unknown  # yes, no (no usable GPU) or broken (the preflight failed)
+
+want() {
+	case ",$steps," in
+	*",$1,"*) return 0 ;;
+	esac
+	return 1
 }
+# say LINE: a line on stdout and in summary.txt.
+say() {
+	printf '%s\n' "$*"
+	printf '%s\n' "$*" >>"$summary"
+}
+pass() {
+	passed=$((passed + 1))
+	say "PASS $1 ($2 s)"
+}
+fail() {
+	failed=$((failed + 1))
+	say "FAIL $1 ($2 s): $3"
+}
+skip() {
+	skipped=$((skipped + 1))
+	say "SKIP $1 (skipped: $2)"
+}
+
+# archive: LOGDIR/logs.tar.gz from the logs so far (written aside, then
+# renamed, so a kill never leaves half an archive).
+archive() {
+	tar -C "$logs" -czf "$outdir/.logs.tar.gz.part" . 2>/dev/null &&
+		mv -f "$outdir/.logs.tar.gz.part" "$outdir/logs.tar.gz"
+}
+
+# budget_left: the seconds a command may still take.
+budget_left() { echo $((total_timeout - reserve - SECONDS)); }
+
+# note_cut_step STEP: the time budget (or a signal) cut STEP short or
+# left it out; note_cut: the step that runs.
+note_cut_step() {
+	case " $cut " in
+	*" $1 "*) ;;
+	*) cut+=" $1" ;;
+	esac
+}
+note_cut() { note_cut_step "$step"; }
+
+# run NAME CMD...: runs CMD with stdout in NAME.out and stderr in NAME.err
+# (in the archive) under the time limit (see the header); sets rc, secs and
+# timedout (the limit when it hit it, else 0). Returns 1 without running
+# CMD when the budget is spent (the step is noted as cut) and under
+# DRY_RUN (which prints the command). cap=S before the call lowers the
+# limit to S seconds.
+run() {
+	local name=$1 limit left start bound=STEP_TIMEOUT
+	shift
+	rc=0 secs=0 timedout=0 limit_why=""
+	left=$(budget_left)
+	limit=$step_timeout
+	if [ -n "${cap:-}" ] && [ "$cap" -lt "$limit" ]; then
+		limit=$cap bound="the limit of $name"
+	fi
+	if [ "$left" -lt "$limit" ]; then
+		limit=$left bound="the end of the time budget"
+	fi
+	if [ -n "$dry_run" ]; then
+		say "plan $name (limit ${cap:-$step_timeout} s): $*"
+		return 1
+	fi
+	if [ "$limit" -lt 1 ]; then
+		note_cut
+		return 1
+	fi
+	current=$name
+	start=$SECONDS
+	# In the background, so that a signal to the script is handled at
+	# once (wait returns) and not when the command ends.
+	if command -v timeout >/dev/null; then
+		timeout -k 2 "$limit" "$@" >"$logs/$name.out" 2>"$logs/$name.err" &
+	else
+		"$@" >"$logs/$name.out" 2>"$logs/$name.err" &
+	fi
+	child=$!
+	wait "$child"
+	rc=$?
+	child=""
+	current=""
+	secs=$((SECONDS - start))
+	if { [ "$rc" = 124 ] || [ "$rc" = 137 ]; } && [ "$secs" -ge "$limit" ]; then
+		timedout=$limit limit_why=$bound
+		[ "$bound" = "the end of the time budget" ] && note_cut
+	fi
+	archive
+	return 0
+}
+
+# why_rc: how the last run ended, for a FAIL line.
+why_rc() {
+	if [ "$timedout" != 0 ]; then
+		echo "timed out after $timedout s ($limit_why)"
+	else
+		echo "exit $rc"
+	fi
+}
+
+# begin STEP: true when STEP is asked for and can run; notes it as begun.
+# Without a usable GPU every step but tests is left out (the preflight
+# reported them); with the budget spent the step is noted as cut.
+begin() {
+	want "$1" || return 1
+	step=$1
+	if [ "$1" != tests ] && [ "$gpu" != yes ] && [ -z "$dry_run" ]; then
+		return 1
+	fi
+	started+="$1 "
+	if [ -z "$dry_run" ] && [ "$(budget_left)" -lt 1 ]; then
+		note_cut
+		return 1
+	fi
+	return 0
+}
+
+# finish [REASON]: reports the steps not run (REASON: "time budget" unless
+# given), prints the summary line, writes the archive and exits.
+finish() {
+	local reason=${1:-time budget} s left=() code
+	trap '' TERM INT
+	for s in ${steps//,/ }; do
+		case "$started$reported" in
+		*" $s "*) ;;
+		*) note_cut_step "$s" ;;
+		esac
+	done
+	for s in $cut; do
+		case "$started" in
+		*" $s "*) left+=("the rest of $s") ;;
+		*) left+=("$s") ;;
+		esac
+		skipped=$((skipped + 1))
+	done
+	if [ "${#left[@]}" -gt 0 ]; then
+		say "not run ($reason): $(
+			IFS=,
+			echo "${left[*]}" | sed 's/,/, /g'
+		)"
+	fi
+	code=0
+	if [ "$failed" -gt 0 ]; then
+		code=1
+	elif [ -z "$dry_run" ] && { [ "$gpu" != yes ] || [ -n "$cut" ]; }; then
+		code=3
+	fi
+	say "$passed passed, $failed failed, $skipped skipped"
+	archive
+	rm -rf "$logs"
+	exit "$code"
+}
+
+# on_signal SIG: stops the command that runs (counted failed), then
+# finishes.
+on_signal() {
+	trap '' TERM INT
+	if [ -n "$child" ]; then
+		kill -TERM "$child" 2>/dev/null
+		wait "$child" 2>/dev/null
+		child=""
+		fail "${current:-command}" 0 "interrupted by SIG$1"
+		note_cut
+	else
+		fail script 0 "interrupted by SIG$1"
+	fi
+	finish "interrupted by SIG$1"
+}
+trap 'on_signal TERM' TERM
+trap 'on_signal INT' INT
 
 # Published totals (OEIS A000170), N = 1..27.
 known=(0 1 0 0 2 10 4 40 92 352 724 2680 14200 73712 365596 2279184 14772512
@@ -200,17 +436,20 @@ nodes_list() {
 fallback_re='running on the CPU|fall(ing)? ?back'
 fell_back() { grep -Eiq "$fallback_re" "$1"; }
 
+# head_err NAME: the start of NAME's stderr, for a FAIL line.
+head_err() { head -c 500 "$logs/$1.err" 2>/dev/null; }
+
 # json_ok NAME N: the run NAME (rc as run left it) exited 0, did not fall
 # back to the CPU, and its -json line has the published total of N;
 # otherwise prints why and fails.
 json_ok() {
 	local name=$1 n=$2 total
 	if [ "$rc" != 0 ]; then
-		echo "exit $rc: $(head -c 500 "$logs/$name.err")"
+		echo "$(why_rc): $(head_err "$name")"
 		return 1
 	fi
 	if fell_back "$logs/$name.err"; then
-		echo "ran on the CPU: $(head -c 500 "$logs/$name.err")"
+		echo "ran on the CPU: $(head_err "$name")"
 		return 1
 	fi
 	total=$(json_field "$logs/$name.out" total)
@@ -220,6 +459,7 @@ json_ok() {
 	fi
 }
 
+# The environment, at the top of summary.txt.
 {
 	echo "date: $(date -u +%FT%TZ)"
 	echo "host: $(uname -a)"
@@ -227,41 +467,113 @@ json_ok() {
 	echo "cpus: $(nproc 2>&1)"
 	echo "steps: $steps"
 	echo "variants: $variants"
+	echo "budget: TOTAL_TIMEOUT=$total_timeout STEP_TIMEOUT=$step_timeout BUDGET_RESERVE=$reserve"
 	[ -f ptx-build.txt ] && sed 's/^/ptx /' ptx-build.txt
 	if command -v nvidia-smi >/dev/null; then
-		nvidia-smi --query-gpu=index,name,driver_version,memory.total,compute_cap --format=csv 2>&1
+		timeout 30 nvidia-smi --query-gpu=index,name,driver_version,memory.total,compute_cap --format=csv 2>&1
 	else
 		echo "nvidia-smi: not found"
 	fi
+	if [ -r /proc/driver/nvidia/version ]; then
+		sed 's/^/proc: /' /proc/driver/nvidia/version
+	else
+		echo "proc: /proc/driver/nvidia/version missing"
+	fi
 } >"$logs/env.log" 2>&1
 cat "$logs/env.log"
+cat "$logs/env.log" >>"$summary"
 
-if want tests; then
+# The preflight: does the binary count on the GPU at all (a CPU fallback
+# would take hours for N=20)?
+step=preflight
+if [ -n "$dry_run" ]; then
+	cap=120 run preflight ./nqueens-gpu -n 1 -device "$device"
+	gpu=yes
+elif cap=120 run preflight ./nqueens-gpu -n 1 -device "$device"; then
+	if [ "${ASSUME_GPU:-}" = 1 ]; then
+		gpu=yes
+		say "preflight: exit $rc, not judged (ASSUME_GPU=1: the steps run as on a GPU)"
+	elif [ "$rc" = 0 ] && ! fell_back "$logs/preflight.err"; then
+		gpu=yes
+		pass preflight "$secs"
+	elif [ "$rc" = 0 ]; then
+		# The binary's line: "nqueens-gpu: no GPU available (CAUSE); to use
+		# a GPU: ...; running on the CPU with K workers".
+		gpu=no
+		cause=$(head -n 1 "$logs/preflight.err" | sed -e 's/^nqueens-gpu: //' -e 's/; to use a GPU.*//' \
+			-e 's/; running on the CPU.*//' -e 's/^no GPU available (\(.*\))$/\1/' | head -c 400)
+		say "no GPU: ${cause:-the binary fell back to the CPU}"
+	else
+		gpu=broken
+		fail preflight "$secs" "$(why_rc): $(head_err preflight)"
+	fi
+	# The steps that need a GPU, reported once.
+	if [ "$gpu" != yes ]; then
+		list=""
+		for s in ${steps//,/ }; do
+			[ "$s" = tests ] && continue
+			reported+="$s "
+			skipped=$((skipped + 1))
+			list+="${list:+, }$s"
+		done
+		why="no GPU"
+		[ "$gpu" = broken ] && why="the preflight failed"
+		if [ -n "$list" ]; then
+			say "SKIP $list (skipped: $why)"
+		fi
+		if want tests && [ "$gpu" = no ]; then
+			say "(the test binaries run without NQUEENS_REQUIRE_GPU: their GPU tests skip)"
+		fi
+	fi
+else
+	finish
+fi
+
+# The driver's version: the PTX is ISA 7.8 (nvcc 11.8), which needs R520
+# or newer. Without nvidia-smi's answer and /proc/driver/nvidia/version
+# (a sandbox such as gVisor) it is skipped.
+if [ "$gpu" = yes ] && [ -z "$dry_run" ]; then
+	drv="" src=""
+	if command -v nvidia-smi >/dev/null; then
+		drv=$(timeout 30 nvidia-smi --query-gpu=driver_version --format=csv,noheader -i "$device" 2>/dev/null | head -n 1 | tr -d ' ')
+		src=nvidia-smi
+	fi
+	case $drv in
+	[0-9]*) ;;
+	*)
+		drv=$(sed -n 's/.*Kernel Module[^0-9]*\([0-9][0-9.]*\).*/\1/p' /proc/driver/nvidia/version 2>/dev/null | head -n 1)
+		src=/proc/driver/nvidia/version
+		;;
+	esac
+	if [ -z "$drv" ]; then
+		why="nvidia-smi gave no version"
+		command -v nvidia-smi >/dev/null || why="nvidia-smi not found"
+		skip driver "$why and /proc/driver/nvidia/version is missing or has none (a sandbox such as gVisor)"
+	elif [ "${drv%%.*}" -ge 520 ] 2>/dev/null; then
+		pass "driver-$drv" 0
+	else
+		fail "driver-$drv" 0 "driver $drv (from $src) is older than R520, which the PTX (ISA 7.8) needs"
+	fi
+fi
+
+if begin tests; then
 	# The test binaries.
+	req=()
+	[ "$gpu" = yes ] && req=(NQUEENS_REQUIRE_GPU=1)
 	for t in ./*.test; do
 		[ -x "$t" ] || continue
 		name=$(basename "$t" .test)-test
-		run "$name" env NQUEENS_REQUIRE_GPU=1 "$t" -test.v -test.count=1
+		run "$name" env "${req[@]}" "$t" -test.v -test.count=1 || continue
 		if [ "$rc" = 0 ]; then
 			pass "$name" "$secs"
 		else
-			fail "$name" "$secs" "exit $rc; see $logs/$name.out"
+			fail "$name" "$secs" "$(why_rc); see $name.out in logs.tar.gz"
 			tail -n 20 "$logs/$name.out"
 		fi
 	done
 fi
 
-# A quick look that the binary uses the GPU at all (a CPU fallback would
-# take hours for N=20).
-run preflight ./nqueens-gpu -n 1 -device "$device"
-if [ "$rc" != 0 ] || fell_back "$logs/preflight.err"; then
-	fail preflight "$secs" "exit $rc: $(head -c 500 "$logs/preflight.err")"
-	echo "$passed passed, $failed failed"
-	exit 1
-fi
-pass preflight "$secs"
-
-if want counts; then
+if begin counts; then
 	# The counting runs, N=1..MAXN (carry chain: N=1..CARRYN), one per
 	# variant.
 	carryn=${CARRYN:-$((maxn < 19 ? maxn : 19))}
@@ -272,13 +584,13 @@ if want counts; then
 		top=$maxn
 		[ "$valgo" = carrychain ] && top=$carryn
 		name=count-$v-1-$top
+		run "$name" ./nqueens-gpu -n "1-$top" -device "$device" "${vf[@]}" -v || continue
 		countfile[$v]=$logs/$name.out
 		counttop[$v]=$top
-		run "$name" ./nqueens-gpu -n "1-$top" -device "$device" "${vf[@]}" -v
 		if [ "$rc" != 0 ]; then
-			fail "$name" "$secs" "exit $rc: $(head -c 500 "$logs/$name.err")"
+			fail "$name" "$secs" "$(why_rc): $(head_err "$name")"
 		elif fell_back "$logs/$name.err"; then
-			fail "$name" "$secs" "ran on the CPU: $(head -c 500 "$logs/$name.err")"
+			fail "$name" "$secs" "ran on the CPU: $(head_err "$name")"
 		elif ! why=$(check_counts "$logs/$name.out" 1 "$top"); then
 			fail "$name" "$secs" "wrong counts:$why"
 		elif [[ $v == *-nodes ]] && [ -z "$(nodes_list "$logs/$name.err")" ]; then
@@ -301,7 +613,7 @@ if want counts; then
 			elif diff "$logs/nodes-$ref.txt" "$logs/nodes-$v.txt" >"$logs/nodes-$ref-$v.diff"; then
 				pass "nodes-$ref-vs-$v" 0
 			else
-				fail "nodes-$ref-vs-$v" 0 "their 'nodes: K' lines differ; see $logs/nodes-$ref-$v.diff"
+				fail "nodes-$ref-vs-$v" 0 "their 'nodes: K' lines differ; see nodes-$ref-$v.diff in logs.tar.gz"
 			fi
 		done
 	done
@@ -309,32 +621,35 @@ if want counts; then
 	# The class counts: every variant's Total, Unique, C2, C4 and C8 equal
 	# the CPU path's for N <= CLASSN (and the variant's own largest N).
 	top=0
-	for v in $variants; do
+	for v in "${!counttop[@]}"; do
 		m=${counttop[$v]}
 		[ "$m" -gt "$classn" ] && m=$classn
 		[ "$m" -gt "$top" ] && top=$m
 	done
 	cpuname=count-cpu-1-$top
-	run "$cpuname" ./nqueens-gpu -n "1-$top" -device cpu -v
-	cpurc=$rc
-	[ "$cpurc" = 0 ] || echo "the CPU count $cpuname failed (exit $cpurc): $(head -c 300 "$logs/$cpuname.err")"
-	for v in $variants; do
-		m=${counttop[$v]}
-		[ "$m" -gt "$classn" ] && m=$classn
-		name=classes-$v-1-$m
-		start=$(date +%s)
-		# columns 1-6 of the -v table: N, Total, Unique, C2, C4, C8
-		if [ "$cpurc" = 0 ] && diff <(awk -v m="$m" '$1 ~ /^[0-9]+:$/ && $1 + 0 <= m { print $1, $2, $3, $4, $5, $6 }' "$logs/$cpuname.out") \
-			<(awk -v m="$m" '$1 ~ /^[0-9]+:$/ && $1 + 0 <= m { print $1, $2, $3, $4, $5, $6 }' "${countfile[$v]}") \
-			>"$logs/$name.diff"; then
-			pass "$name" $(($(date +%s) - start))
-		else
-			fail "$name" $(($(date +%s) - start)) "GPU and CPU classes differ; see $logs/$name.diff"
-		fi
-	done
+	if [ "$top" -gt 0 ] && run "$cpuname" ./nqueens-gpu -n "1-$top" -device cpu -v; then
+		cpurc=$rc
+		[ "$cpurc" = 0 ] || echo "the CPU count $cpuname failed ($(why_rc)): $(head -c 300 "$logs/$cpuname.err")"
+		for v in $variants; do
+			[ -n "${counttop[$v]:-}" ] || continue
+			m=${counttop[$v]}
+			[ "$m" -gt "$classn" ] && m=$classn
+			name=classes-$v-1-$m
+			start=$SECONDS
+			# columns 1-6 of the -v table: N, Total, Unique, C2, C4, C8
+			if [ "$cpurc" = 0 ] && diff <(awk -v m="$m" '$1 ~ /^[0-9]+:$/ && $1 + 0 <= m { print $1, $2, $3, $4, $5, $6 }' "$logs/$cpuname.out") \
+				<(awk -v m="$m" '$1 ~ /^[0-9]+:$/ && $1 + 0 <= m { print $1, $2, $3, $4, $5, $6 }' "${countfile[$v]}") \
+				>"$logs/$name.diff"; then
+				pass "$name" $((SECONDS - start))
+			else
+				fail "$name" $((SECONDS - start)) "GPU and CPU classes differ; see $name.diff in logs.tar.gz"
+			fi
+		done
+	fi
+	archive
 fi
 
-if want largen; then
+if begin largen; then
 	# Exactness at large N: the same shard of one job, counted by each
 	# variant on the GPU and by the CPU path, gives the same result.
 	cpu_workers=${CPU_WORKERS:-$(nproc 2>/dev/null || echo 16)}
@@ -404,30 +719,30 @@ if want largen; then
 			if [ -z "${cpuref[$valgo]:-}" ]; then
 				cname=largen-cpu-$valgo-n$n-shard0of$m
 				run "$cname" ./nqueens-gpu -n "$n" -device cpu -workers "$cpu_workers" -algo "$valgo" \
-					"${dflags[@]}" -shard "0/$m" -json -quiet
+					"${dflags[@]}" -shard "0/$m" -json -quiet || continue
 				cat "$logs/$cname.out"
 				if [ "$rc" = 0 ] && shard_key "$logs/$cname.out" >"$logs/$cname.key"; then
 					pass "$cname" "$secs"
 					cpuref[$valgo]=$logs/$cname.key
 				else
-					fail "$cname" "$secs" "exit $rc: $(head -c 500 "$logs/$cname.err")"
+					fail "$cname" "$secs" "$(why_rc): $(head_err "$cname")"
 					cpuref[$valgo]=none
 				fi
 			fi
 			name=largen-$v-n$n-shard0of$m
 			run "$name" ./nqueens-gpu -n "$n" -device "$device" "${vf[@]}" "${dflags[@]}" \
-				-shard "0/$m" -json -quiet
+				-shard "0/$m" -json -quiet || continue
 			cat "$logs/$name.out"
 			if [ "$rc" != 0 ]; then
-				fail "$name" "$secs" "exit $rc: $(head -c 500 "$logs/$name.err")"
+				fail "$name" "$secs" "$(why_rc): $(head_err "$name")"
 			elif fell_back "$logs/$name.err" || [ "$(json_field "$logs/$name.out" backend)" != gpu ]; then
-				fail "$name" "$secs" "ran on the CPU: $(head -c 500 "$logs/$name.err")"
+				fail "$name" "$secs" "ran on the CPU: $(head_err "$name")"
 			elif ! shard_key "$logs/$name.out" >"$logs/$name.key"; then
-				fail "$name" "$secs" "no shard result in $logs/$name.out"
+				fail "$name" "$secs" "no shard result in $name.out"
 			elif [ "${cpuref[$valgo]}" = none ]; then
 				fail "$name" "$secs" "no CPU result to compare with"
 			elif ! diff "${cpuref[$valgo]}" "$logs/$name.key" >"$logs/$name.diff"; then
-				fail "$name" "$secs" "GPU and CPU shard results differ; see $logs/$name.diff"
+				fail "$name" "$secs" "GPU and CPU shard results differ; see $name.diff in logs.tar.gz"
 			elif grep -q '"orbit2":0,"orbit4":0,"orbit8":0' "$logs/$name.key"; then
 				fail "$name" "$secs" "the shard holds no solution on either side: nothing was compared"
 			else
@@ -435,32 +750,44 @@ if want largen; then
 			fi
 		done
 	done
+	archive
 fi
 
 # compute-sanitizer (part of the CUDA toolkit) on a small N: memory errors
-# and shared-memory races in every kernel variant.
-if want sanitizer && sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null); then
-	for tool in memcheck racecheck; do
-		for v in $variants; do
-			vflags "$v"
-			name=sanitizer-$tool-$v
-			run "$name" "$sanitizer" --tool "$tool" --error-exitcode 99 ./nqueens-gpu -n 11 -device "$device" "${vf[@]}"
-			if [ "$rc" = 0 ] && ! fell_back "$logs/$name.err" &&
-				grep -q 'ERROR SUMMARY: 0 errors\|RACECHECK SUMMARY: 0 hazards' "$logs/$name.err" "$logs/$name.out"; then
-				pass "$name" "$secs"
-			else
-				fail "$name" "$secs" "exit $rc; see $logs/$name.err"
-			fi
+# and shared-memory races in every kernel variant. A probe first: where the
+# tool is refused (gVisor does not let it attach) it ends without its
+# summary line, and the step is skipped with the tool's first error line.
+if begin sanitizer; then
+	if ! sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null); then
+		skip sanitizer "compute-sanitizer not found"
+	elif cap=120 run sanitizer-probe "$sanitizer" --tool memcheck ./nqueens-gpu -n 4 -device "$device" &&
+		! grep -q 'ERROR SUMMARY:' "$logs/sanitizer-probe.out" "$logs/sanitizer-probe.err"; then
+		# its first line after the banner
+		why=$(cat "$logs/sanitizer-probe.err" "$logs/sanitizer-probe.out" | grep -v 'COMPUTE-SANITIZER *$' | grep -m 1 . | head -c 300)
+		skip sanitizer "compute-sanitizer refused: $(why_rc): ${why:-no ERROR SUMMARY line}"
+	elif [ -z "$dry_run" ] && [ "$(budget_left)" -lt 1 ]; then
+		note_cut
+	else
+		for tool in memcheck racecheck; do
+			for v in $variants; do
+				vflags "$v"
+				name=sanitizer-$tool-$v
+				run "$name" "$sanitizer" --tool "$tool" --error-exitcode 99 ./nqueens-gpu -n 11 -device "$device" "${vf[@]}" || continue
+				if [ "$rc" = 0 ] && ! fell_back "$logs/$name.err" &&
+					grep -q 'ERROR SUMMARY: 0 errors\|RACECHECK SUMMARY: 0 hazards' "$logs/$name.err" "$logs/$name.out"; then
+					pass "$name" "$secs"
+				else
+					fail "$name" "$secs" "$(why_rc); see $name.err in logs.tar.gz"
+				fi
+			done
 		done
-	done
-elif want sanitizer; then
-	echo "compute-sanitizer: not found, skipped (not counted)"
+	fi
 fi
 
 timen=${TIMEN:-22}
 timefrom=${TIME_FROM:-18}
 
-if want nodes; then
+if begin nodes; then
 	# Search nodes, and nodes per second of the plain kernel (the kernels
 	# that count nodes are slower: measurement only).
 	nodes_stop_s=${NODES_STOP_S:-200}
@@ -472,11 +799,11 @@ if want nodes; then
 		took=0
 		for ((n = timefrom; n <= timen; n++)); do
 			if [ "$took" -gt "$nodes_stop_s" ]; then
-				echo "nodes: $v N=$n..$timen skipped (N=$((n - 1)) took $took s)"
+				say "nodes: $v N=$n..$timen skipped (N=$((n - 1)) took $took s)"
 				break
 			fi
 			name=nodes-$v-n$n
-			run "$name" ./nqueens-gpu -n "$n" -device "$device" "${vf[@]}" -gpu-nodes -quiet -json
+			run "$name" ./nqueens-gpu -n "$n" -device "$device" "${vf[@]}" -gpu-nodes -quiet -json || continue
 			took=$secs
 			nodes=$(nodes_list "$logs/$name.err" | tail -n 1)
 			if ! why=$(json_ok "$name" "$n"); then
@@ -488,22 +815,26 @@ if want nodes; then
 			fi
 			nodes_s=$(json_field "$logs/$name.out" seconds)
 			plain=nodes-plain-$v-n$n
-			run "$plain" ./nqueens-gpu -n "$n" -device "$device" "${vf[@]}" -quiet -json
-			took=$((took + secs))
-			wall=$(json_field "$logs/$plain.out" seconds)
-			if why=$(json_ok "$plain" "$n"); then
-				pass "$plain" "$secs"
-			else
-				fail "$plain" "$secs" "$why"
+			wall=""
+			if run "$plain" ./nqueens-gpu -n "$n" -device "$device" "${vf[@]}" -quiet -json; then
+				took=$((took + secs))
+				wall=$(json_field "$logs/$plain.out" seconds)
+				if why=$(json_ok "$plain" "$n"); then
+					pass "$plain" "$secs"
+				else
+					fail "$plain" "$secs" "$why"
+				fi
 			fi
 			rate=$(awk -v a="${nodes:-0}" -v b="${wall:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.4g\n", a / b; else print "NA" }')
 			printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$v" "${nodes:-NA}" "${wall:-NA}" "$rate" "${nodes_s:-NA}" >>"$tsv"
 		done
 	done
 	cat "$tsv"
+	[ -n "$dry_run" ] || cp "$tsv" "$outdir/nodes.tsv"
+	archive
 fi
 
-if want timing; then
+if begin timing; then
 	# Timings for the benchmark record: one process and JSON line per
 	# variant and N ("seconds" is the count's wall time; process_s, whole
 	# seconds, adds the process's start-up).
@@ -515,7 +846,7 @@ if want timing; then
 		vflags "$v"
 		for ((n = timefrom; n <= timen; n++)); do
 			name=time-$v-n$n
-			run "$name" ./nqueens-gpu -n "$n" -device "$device" "${vf[@]}" -quiet -json
+			run "$name" ./nqueens-gpu -n "$n" -device "$device" "${vf[@]}" -quiet -json || continue
 			if why=$(json_ok "$name" "$n"); then
 				pass "$name" "$secs"
 			else
@@ -524,28 +855,52 @@ if want timing; then
 			cat "$logs/$name.out"
 			printf '%s\t%s\t%s\t%s\n' "$v" "$n" "$(json_field "$logs/$name.out" seconds)" "$secs" >>"$tsv"
 			if [ "$secs" -gt "$stop_s" ]; then
-				[ "$n" -lt "$timen" ] && echo "timing: $v stops after N=$n ($secs s > $stop_s s)"
+				[ "$n" -lt "$timen" ] && say "timing: $v stops after N=$n ($secs s > $stop_s s)"
 				break
 			fi
 		done
 	done
 	cat "$tsv"
+	[ -n "$dry_run" ] || cp "$tsv" "$outdir/timing.tsv"
+	archive
 fi
 
-if want tune; then
+if begin tune; then
 	# Tuning sweep (information for the benchmark record, not a check): the
-	# static symmetry kernel at N=TUNEN (default 20) for each depth and
-	# block size, then dynamic fetching with the stack in local memory
-	# (-gpu-dynamic) and in shared memory (-gpu-smem) at N=TUNEN and the
-	# next N. Every run must still give the published total.
-	# tune LABEL N DEPTH THREADS [FLAGS...]: one timed count.
+	# eightfold kernels and the static symmetry kernel at N=TUNEN (default
+	# 20) for each split or depth and block size, then dynamic fetching
+	# with the stack in local memory (-gpu-dynamic) and in shared memory
+	# (-gpu-smem) at N=TUNEN and the next N. Every run must still give the
+	# published total.
+	# tune_shared LABEL N DEPTH THREADS: the dynamic shared memory per
+	# block of the shape, as gpu/kernels.go computes it (efStackBytes,
+	# symStackBytes); 0 for a kernel with its stack elsewhere.
+	tune_shared() {
+		local label=$1 n=$2 depth=$3 threads=$4 frames
+		case $label in
+		eightfold*)
+			frames=$((n - 2 - depth))
+			((frames < 1)) && frames=1
+			echo $((20 * (frames + 2) * threads))
+			;;
+		smem) echo $((4 * (2 * n - 1 - depth) * threads)) ;;
+		*) echo 0 ;;
+		esac
+	}
+	# tune LABEL N DEPTH THREADS [FLAGS...]: one timed count, or a SKIP
+	# line for a shape over MAX_SHARED.
 	tune() {
-		local label=$1 n=$2 depth=$3 threads=$4 name why algo=symmetry
+		local label=$1 n=$2 depth=$3 threads=$4 name why algo=symmetry bytes
 		shift 4
 		[[ $label == eightfold* ]] && algo=eightfold
 		name=tune-$label-n$n-d$depth-t$threads
+		bytes=$(tune_shared "$label" "$n" "$depth" "$threads")
+		if [ "$bytes" -gt "$max_shared" ]; then
+			skip "$name" "its stacks need $bytes B of shared memory per block, over MAX_SHARED=$max_shared (48 KiB without the opt-in)"
+			return
+		fi
 		run "$name" ./nqueens-gpu -n "$n" -device "$device" -algo "$algo" -quiet -json \
-			-depth "$depth" -gpu-threads "$threads" "$@"
+			-depth "$depth" -gpu-threads "$threads" "$@" || return
 		if why=$(json_ok "$name" "$n"); then
 			pass "$name" "$secs"
 		else
@@ -578,31 +933,41 @@ if want tune; then
 fi
 
 # Nsight Compute (ncu) of one representative launch of each eightfold and
-# symmetry variant at N=PROFILEN (default 19): the third launch of the count, after
-# the launch size has adapted. Each report (profile-V.txt) holds speed of
-# light, occupancy, warp state (stall reasons), launch statistics and the
-# executed integer and total instructions, to divide by the nodes of the
-# same launch (docs/performance.md). Not counted without ncu.
-if want profile && ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null); then
-	profilen=${PROFILEN:-19}
-	for v in eightfold eightfold-static static dynamic smem; do
-		vflags "$v"
-		name=profile-$v
-		run "$name" "$ncu" --launch-skip 2 --launch-count 1 --kernel-name regex:'nq_(symmetry_boards|eightfold)' \
-			--section SpeedOfLight --section Occupancy --section WarpStateStats --section LaunchStats \
-			--section SchedulerStats \
-			--metrics smsp__sass_thread_inst_executed_op_integer_pred_on.sum,smsp__inst_executed.sum,smsp__thread_inst_executed.sum,smsp__average_warp_latency_per_inst_issued.ratio \
-			./nqueens-gpu -n "$profilen" -device "$device" -quiet "${vf[@]}"
-		cp "$logs/$name.out" "$logs/$name.txt" 2>/dev/null
-		if [ "$rc" = 0 ] && grep -q 'Occupancy' "$logs/$name.out"; then
-			pass "$name" "$secs"
-		else
-			fail "$name" "$secs" "exit $rc; see $logs/$name.err"
-		fi
-	done
-elif want profile; then
-	echo "ncu: not found, profile skipped (not counted)"
+# symmetry variant at N=PROFILEN (default 19): the third launch of the
+# count, after the launch size has adapted. Each report (profile-V.txt in
+# the archive) holds speed of light, occupancy, warp state (stall
+# reasons), launch statistics and the executed integer and total
+# instructions, to divide by the nodes of the same launch
+# (docs/performance.md). Skipped without ncu, and where the first report
+# fails with ncu's own error (==ERROR==: no access to the counters, or a
+# sandbox).
+if begin profile; then
+	if ! ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null); then
+		skip profile "ncu not found"
+	else
+		profilen=${PROFILEN:-19}
+		first=1
+		for v in eightfold eightfold-static static dynamic smem; do
+			vflags "$v"
+			name=profile-$v
+			run "$name" "$ncu" --launch-skip 2 --launch-count 1 --kernel-name regex:'nq_(symmetry_boards|eightfold)' \
+				--section SpeedOfLight --section Occupancy --section WarpStateStats --section LaunchStats \
+				--section SchedulerStats \
+				--metrics smsp__sass_thread_inst_executed_op_integer_pred_on.sum,smsp__inst_executed.sum,smsp__thread_inst_executed.sum,smsp__average_warp_latency_per_inst_issued.ratio \
+				./nqueens-gpu -n "$profilen" -device "$device" -quiet "${vf[@]}" || continue
+			cp "$logs/$name.out" "$logs/$name.txt" 2>/dev/null
+			if [ "$rc" = 0 ] && grep -q 'Occupancy' "$logs/$name.out"; then
+				pass "$name" "$secs"
+			elif [ -n "$first" ] && grep -q '==ERROR==' "$logs/$name.out" "$logs/$name.err"; then
+				skip profile "ncu refused: $(grep -h -m 1 '==ERROR==' "$logs/$name.out" "$logs/$name.err" | head -n 1 | head -c 300)"
+				break
+			else
+				fail "$name" "$secs" "$(why_rc); see $name.err in logs.tar.gz"
+			fi
+			first=""
+		done
+	fi
+	archive
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

@@ -107,8 +107,7 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned in
                                 unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
                                 unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
                                 void **kernelParams, void **extra);
-/* Pinned ahead of their trampolines in cudashim.c (occupancy queries and
-   the dynamic shared memory opt-in, under way on another branch). */
+/* The dynamic shared memory opt-in and the occupancy query. */
 #undef cuFuncSetAttribute
 CUresult CUDAAPI cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value);
 #undef cuOccupancyMaxActiveBlocksPerMultiprocessor

@@ -1,0 +1,393 @@
+// A stand-in for the NVIDIA driver library, libcuda.so.1, for tests on
+// machines without a GPU: nqueens-gpu opens it through NQUEENS_LIBCUDA
+// (gpu/cudashim.c) and goes through its contexts, modules, streams,
+// copies and launches as on a real driver. It runs no kernel. Device
+// memory is host memory, so copies and memsets do what they say.
+//
+// FAKECUDA_MODE picks how it behaves:
+//   ok     every call succeeds; a launch is done at once. It computes
+//          nothing, but a launch of nq_eightfold moves the task counter
+//          on as the kernel would (count, plus one look per thread), so
+//          that the program's self-test passes; the counts are zero.
+//   slow   as ok, but a launch on a stream of its own (not the default
+//          stream) keeps it busy for FAKECUDA_BUSY_S seconds (default 3600): cuStreamQuery says
+//          CUDA_ERROR_NOT_READY and the synchronising calls sleep until
+//          then, as on a GPU running a long kernel.
+//   stub   as ok, but a launch does nothing at all (a simulator's stub).
+//   null   module, function, stream and memory calls succeed but return
+//          null handles (as GPGPU-Sim's stubs of the driver API do).
+// FAKECUDA_FAIL=NAME[:CODE] makes the driver function NAME (its exported
+// name, e.g. cuMemAlloc_v2) return CODE (default 2, out of memory).
+//
+// Symbols are the names cuda.h maps the API to (cuMemAlloc_v2 and so on),
+// which are the ones the shim looks up.
+
+#define _GNU_SOURCE
+#include <cuda.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *fk_mode(void) {
+	const char *m = getenv("FAKECUDA_MODE");
+	return m != NULL && m[0] != '\0' ? m : "ok";
+}
+
+static int fk_is(const char *mode) { return strcmp(fk_mode(), mode) == 0; }
+
+// fk_fail returns the status FAKECUDA_FAIL asks of function name, or
+// CUDA_SUCCESS.
+static CUresult fk_fail(const char *name) {
+	const char *f = getenv("FAKECUDA_FAIL");
+	if (f == NULL) {
+		return CUDA_SUCCESS;
+	}
+	size_t n = strlen(name);
+	if (strncmp(f, name, n) != 0 || (f[n] != '\0' && f[n] != ':')) {
+		return CUDA_SUCCESS;
+	}
+	return f[n] == ':' ? (CUresult)atoi(f + n + 1) : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+#define FK_FAIL(name)                                   \
+	do {                                            \
+		CUresult fk_r = fk_fail(name);          \
+		if (fk_r != CUDA_SUCCESS) {             \
+			return fk_r;                    \
+		}                                       \
+	} while (0)
+
+static double fk_now(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+// A stream is the time its last launch ends; the default stream is 0.
+struct fk_stream {
+	double busy_until;
+};
+
+static pthread_mutex_t fk_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct fk_stream fk_default;
+
+static struct fk_stream *fk_stream_of(CUstream s) {
+	return s == NULL ? &fk_default : (struct fk_stream *)s;
+}
+
+static double fk_busy_until(CUstream s) {
+	pthread_mutex_lock(&fk_mu);
+	double t = fk_stream_of(s)->busy_until;
+	pthread_mutex_unlock(&fk_mu);
+	return t;
+}
+
+static void fk_wait(double until) {
+	for (double now = fk_now(); now < until; now = fk_now()) {
+		double d = until - now;
+		usleep(d > 0.1 ? 100000 : (useconds_t)(d * 1e6) + 1);
+	}
+}
+
+// fk_latest is the end of the last launch on any stream.
+static double fk_latest;
+
+CUresult cuInit(unsigned int flags) {
+	(void)flags;
+	FK_FAIL("cuInit");
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDriverGetVersion(int *v) {
+	FK_FAIL("cuDriverGetVersion");
+	*v = 12040;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGetErrorName(CUresult e, const char **s) {
+	switch (e) {
+	case CUDA_SUCCESS: *s = "CUDA_SUCCESS"; break;
+	case CUDA_ERROR_OUT_OF_MEMORY: *s = "CUDA_ERROR_OUT_OF_MEMORY"; break;
+	case CUDA_ERROR_LAUNCH_FAILED: *s = "CUDA_ERROR_LAUNCH_FAILED"; break;
+	case CUDA_ERROR_NOT_READY: *s = "CUDA_ERROR_NOT_READY"; break;
+	default: return CUDA_ERROR_INVALID_VALUE; // the caller's own table
+	}
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGetErrorString(CUresult e, const char **s) {
+	(void)e;
+	*s = "reported by the test driver (FAKECUDA)";
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetCount(int *n) {
+	FK_FAIL("cuDeviceGetCount");
+	*n = 1;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGet(CUdevice *d, int ordinal) {
+	FK_FAIL("cuDeviceGet");
+	if (ordinal != 0) {
+		return CUDA_ERROR_INVALID_DEVICE;
+	}
+	*d = 0;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetName(char *name, int len, CUdevice d) {
+	(void)d;
+	snprintf(name, (size_t)len, "Fake GPU (FAKECUDA_MODE=%s)", fk_mode());
+	return CUDA_SUCCESS;
+}
+
+// The attributes of a small Hopper-like GPU: 4 SMs.
+CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) {
+	(void)d;
+	FK_FAIL("cuDeviceGetAttribute");
+	switch (a) {
+	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 4; break;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = 9; break;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
+	case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: *v = 2048; break;
+	case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *v = 1024; break;
+	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: *v = 48 << 10; break;
+	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *v = 227 << 10; break;
+	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: *v = 228 << 10; break;
+	case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *v = 32; break;
+	default: *v = 0; break;
+	}
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice d) {
+	(void)d;
+	*bytes = (size_t)1 << 30;
+	return CUDA_SUCCESS;
+}
+
+static int fk_context;
+
+CUresult cuCtxCreate_v2(CUcontext *c, unsigned int flags, CUdevice d) {
+	(void)flags;
+	(void)d;
+	FK_FAIL("cuCtxCreate_v2");
+	*c = (CUcontext)&fk_context;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSynchronize(void) {
+	FK_FAIL("cuCtxSynchronize");
+	pthread_mutex_lock(&fk_mu);
+	double t = fk_latest;
+	pthread_mutex_unlock(&fk_mu);
+	fk_wait(t);
+	return CUDA_SUCCESS;
+}
+
+// Destroying a context waits for its work, as the driver does.
+CUresult cuCtxDestroy_v2(CUcontext c) {
+	(void)c;
+	return cuCtxSynchronize();
+}
+
+CUresult cuCtxGetCurrent(CUcontext *c) {
+	*c = (CUcontext)&fk_context;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSetCurrent(CUcontext c) {
+	(void)c;
+	return CUDA_SUCCESS;
+}
+
+// A module is a copy of its name; a function, a copy of its name too.
+static int fk_module;
+
+CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int n, CUjit_option *o, void **v) {
+	(void)image;
+	(void)n;
+	(void)o;
+	(void)v;
+	FK_FAIL("cuModuleLoadDataEx");
+	*m = fk_is("null") ? NULL : (CUmodule)&fk_module;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuModuleLoadData(CUmodule *m, const void *image) { return cuModuleLoadDataEx(m, image, 0, NULL, NULL); }
+
+CUresult cuModuleUnload(CUmodule m) {
+	(void)m;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
+	(void)m;
+	FK_FAIL("cuModuleGetFunction");
+	*f = fk_is("null") ? NULL : (CUfunction)strdup(name);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f) {
+	(void)f;
+	FK_FAIL("cuFuncGetAttribute");
+	switch (a) {
+	case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *v = 1024; break;
+	case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *v = 768; break;
+	case CU_FUNC_ATTRIBUTE_NUM_REGS: *v = 32; break;
+	default: *v = 0; break;
+	}
+	return CUDA_SUCCESS;
+}
+
+CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v) {
+	(void)f;
+	(void)a;
+	(void)v;
+	FK_FAIL("cuFuncSetAttribute");
+	return CUDA_SUCCESS;
+}
+
+// Occupancy: 2048 threads an SM, and the shared memory of the SM.
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, CUfunction f, int threads, size_t shared) {
+	(void)f;
+	FK_FAIL("cuOccupancyMaxActiveBlocksPerMultiprocessor");
+	int b = 2048 / threads;
+	if (shared > 0 && (int)((228 << 10) / (shared + 1024)) < b) {
+		b = (int)((228 << 10) / (shared + 1024));
+	}
+	*blocks = b;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamCreate(CUstream *s, unsigned int flags) {
+	(void)flags;
+	FK_FAIL("cuStreamCreate");
+	*s = fk_is("null") ? NULL : (CUstream)calloc(1, sizeof(struct fk_stream));
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamDestroy_v2(CUstream s) {
+	if (s != NULL) {
+		fk_wait(fk_busy_until(s));
+		free(s);
+	}
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamQuery(CUstream s) {
+	FK_FAIL("cuStreamQuery");
+	return fk_now() < fk_busy_until(s) ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
+}
+
+CUresult cuStreamSynchronize(CUstream s) {
+	FK_FAIL("cuStreamSynchronize");
+	fk_wait(fk_busy_until(s));
+	return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,
+			unsigned int by, unsigned int bz, unsigned int shared, CUstream s, void **params, void **extra) {
+	(void)gy;
+	(void)gz;
+	(void)by;
+	(void)bz;
+	(void)shared;
+	(void)extra;
+	FK_FAIL("cuLaunchKernel");
+	if (fk_is("stub")) {
+		return CUDA_SUCCESS;
+	}
+	// nq_eightfold(int count, int frames, left, right, down, meta, out,
+	// unsigned *next): every task is taken, and each thread looks once
+	// more and finds none.
+	if (f != NULL && strcmp((const char *)f, "nq_eightfold") == 0 && params != NULL) {
+		int count = *(int *)params[0];
+		unsigned int *next = (unsigned int *)(uintptr_t)(*(CUdeviceptr *)params[7]);
+		*next += (unsigned int)count + gx * bx;
+	}
+	if (fk_is("slow") && s != NULL) { // the default stream: the program's self-test
+		const char *b = getenv("FAKECUDA_BUSY_S");
+		double until = fk_now() + (b != NULL ? atof(b) : 3600);
+		pthread_mutex_lock(&fk_mu);
+		fk_stream_of(s)->busy_until = until;
+		if (until > fk_latest) {
+			fk_latest = until;
+		}
+		pthread_mutex_unlock(&fk_mu);
+	}
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
+	*free = (size_t)1 << 30;
+	*total = (size_t)1 << 30;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t bytes) {
+	FK_FAIL("cuMemAlloc_v2");
+	*p = fk_is("null") ? 0 : (CUdeviceptr)(uintptr_t)calloc(1, bytes);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemFree_v2(CUdeviceptr p) {
+	free((void *)(uintptr_t)p);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemAllocHost_v2(void **p, size_t bytes) {
+	FK_FAIL("cuMemAllocHost_v2");
+	*p = fk_is("null") ? NULL : calloc(1, bytes);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemFreeHost(void *p) {
+	free(p);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n, CUstream s) {
+	(void)s;
+	FK_FAIL("cuMemcpyHtoDAsync_v2");
+	memcpy((void *)(uintptr_t)dst, src, n);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n, CUstream s) {
+	(void)s;
+	FK_FAIL("cuMemcpyDtoHAsync_v2");
+	memcpy(dst, (const void *)(uintptr_t)src, n);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n) {
+	FK_FAIL("cuMemcpyDtoH_v2");
+	memcpy(dst, (const void *)(uintptr_t)src, n);
+	return CUDA_SUCCESS;
+}
+
+static void fk_memset32(CUdeviceptr dst, unsigned int v, size_t n) {
+	unsigned int *p = (unsigned int *)(uintptr_t)dst;
+	for (size_t i = 0; i < n; i++) {
+		p[i] = v;
+	}
+}
+
+CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int v, size_t n, CUstream s) {
+	(void)s;
+	FK_FAIL("cuMemsetD32Async");
+	fk_memset32(dst, v, n);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned int v, size_t n) {
+	FK_FAIL("cuMemsetD32_v2");
+	fk_memset32(dst, v, n);
+	return CUDA_SUCCESS;
+}
