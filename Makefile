@@ -3,8 +3,10 @@
 # CPU-only.
 #
 #   make, make build  bin/nqueens-gpu: the CUDA variant where cgo finds cuda.h
-#                   and a C compiler, else the CPU-only one; says which in one
-#                   line. CUDA=1 insists on CUDA, CUDA=0 builds the CPU one.
+#                   (CUDA 11.8, 12.x or 13.x) and a C compiler and the CUDA
+#                   packages compile against it, else the CPU-only one; says
+#                   which in one line, and why not CUDA. CUDA=1 insists on
+#                   CUDA, CUDA=0 builds the CPU one.
 #   make gpu        the same as make build CUDA=1
 #   make test       go vet, gofmt check and go test of the CPU-only build
 #   make test-cuda  go vet and go test of the CUDA build (passes without a GPU;
