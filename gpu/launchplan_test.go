@@ -1,0 +1,40 @@
+package gpu
+
+import (
+	"testing"
+	"time"
+)
+
+func TestLaunchPlannerRule(t *testing.T) {
+	p := newLaunchPlanner(1000, 1<<30, 200*time.Millisecond)
+	if got := p.next(); got != 64_000 {
+		t.Errorf("first launch %d, want 64,000 (64 per resident thread)", got)
+	}
+	// Short tasks: the target time decides.
+	p.observe(64_000, 10*time.Millisecond)
+	if got := p.next(); got != 1_280_000 {
+		t.Errorf("after 64,000 tasks in 10 ms: %d, want 1,280,000 (0.2 s)", got)
+	}
+	// Long tasks: the floor holds, however long.
+	q := newLaunchPlanner(1000, 1<<30, 200*time.Millisecond)
+	q.observe(64_000, time.Hour)
+	if got := q.next(); got != 64_000 {
+		t.Errorf("after 64,000 tasks in an hour: %d, want 64,000", got)
+	}
+	// The slot caps both.
+	c := newLaunchPlanner(1000, 50_000, 200*time.Millisecond)
+	if got := c.next(); got != 50_000 {
+		t.Errorf("capped first launch %d, want 50,000", got)
+	}
+	c.observe(50_000, time.Millisecond)
+	if got := c.next(); got != 50_000 {
+		t.Errorf("capped launch %d, want 50,000", got)
+	}
+	// Nonsense observations change nothing.
+	d := newLaunchPlanner(0, 0, 0)
+	d.observe(0, time.Second)
+	d.observe(5, 0)
+	if got := d.next(); got != 1 {
+		t.Errorf("degenerate planner: %d, want 1", got)
+	}
+}
