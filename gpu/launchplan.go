@@ -7,11 +7,12 @@ import (
 )
 
 // slotBytes bounds one slot's task buffers (cuda_solve.go), which caps the
-// tasks per launch: 256 MiB hold minTasksPerThread eightfold tasks (24
-// bytes) for up to 174,000 resident threads (an H100 keeps 101,376 at
-// N=17, fewer above) and 40 symmetry boards of depth 7 (40 bytes) for each
-// of the -gpu-dynamic kernel's 168,960. A solve pins two slots on the host
-// and allocates two on the device.
+// tasks per launch: 256 MiB hold 11.2 million eightfold tasks (24 bytes),
+// minTasksPerThread for each of up to 87,000 resident threads (an H100
+// keeps 84,480 at N=18 to 20, fewer above, 101,376 at N=17: 110 each),
+// and 6.7 million symmetry boards of depth 7 (40 bytes), 40 for each of
+// the -gpu-dynamic kernel's 168,960 threads (36 at depth 8). A solve pins
+// two slots on the host and allocates two on the device.
 const slotBytes = 256 << 20
 
 // launchPlanner sizes the launches of a GPU solve (issue 23): how many
@@ -45,10 +46,10 @@ const slotBytes = 256 << 20
 // cancelled solve (Ctrl-C) abandons the launches in flight, two at most
 // (one per slot), and so loses at most twice that; their batches stay
 // undone for a checkpoint to resume. By the speed model a thread's mean
-// eightfold task takes 0.13 s at N=22 on an H100 (a launch of 8.4 s),
-// and the bound grows with the tasks: a deeper split is the way to
-// shorter launches, not fewer tasks per thread, which would leave much of
-// the GPU idle in every tail.
+// eightfold task takes 0.13 s at N=22 on an H100: launches of 16.5 s. The
+// bound grows with the tasks (N=24: 57 s; N=26: 40 min): a deeper split
+// is the way to shorter launches there, not fewer tasks per thread, which
+// would leave much of the GPU idle in every tail.
 type launchPlanner struct {
 	resident int           // threads the GPU keeps resident for the kernel
 	capTasks int           // the most tasks of one launch (a slot's buffers)
@@ -61,9 +62,10 @@ type launchPlanner struct {
 // thread (unless capTasks is smaller). In the replay with the costs of
 // N=17's eightfold tasks, launches of 8, 16, 32, 64 and 128 tasks per
 // thread take 1.61, 1.31, 1.15, 1.08 and 1.04 times as long as one launch
-// of the same tasks; the symmetry boards' tails are shorter (1.27, 1.13,
-// 1.07, 1.03, 1.02).
-const minTasksPerThread = 64
+// of the same tasks (the symmetry boards' tails are shorter: 1.27, 1.13,
+// 1.07, 1.03, 1.02); with the estimated costs of N=26 to 28, whose tails
+// are longer, 64 gives 1.10 to 1.12 and 128 gives 1.03 to 1.05.
+const minTasksPerThread = 128
 
 // newLaunchPlanner returns the planner of a solve whose kernel keeps
 // residentThreads threads resident (at least 1 is assumed), whose launches

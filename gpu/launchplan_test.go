@@ -7,19 +7,19 @@ import (
 
 func TestLaunchPlannerRule(t *testing.T) {
 	p := newLaunchPlanner(1000, 1<<30, 200*time.Millisecond)
-	if got := p.next(); got != 64_000 {
-		t.Errorf("first launch %d, want 64,000 (64 per resident thread)", got)
+	if got := p.next(); got != 1000*minTasksPerThread {
+		t.Errorf("first launch %d, want %d per resident thread", got, minTasksPerThread)
 	}
 	// Short tasks: the target time decides.
-	p.observe(64_000, 10*time.Millisecond)
-	if got := p.next(); got != 1_280_000 {
-		t.Errorf("after 64,000 tasks in 10 ms: %d, want 1,280,000 (0.2 s)", got)
+	p.observe(64_000, 5*time.Millisecond)
+	if got := p.next(); got != 2_560_000 {
+		t.Errorf("after 64,000 tasks in 5 ms: %d, want 2,560,000 (0.2 s)", got)
 	}
 	// Long tasks: the floor holds, however long.
 	q := newLaunchPlanner(1000, 1<<30, 200*time.Millisecond)
 	q.observe(64_000, time.Hour)
-	if got := q.next(); got != 64_000 {
-		t.Errorf("after 64,000 tasks in an hour: %d, want 64,000", got)
+	if got := q.next(); got != 1000*minTasksPerThread {
+		t.Errorf("after 64,000 tasks in an hour: %d, want %d per resident thread", got, minTasksPerThread)
 	}
 	// The slot caps both.
 	c := newLaunchPlanner(1000, 50_000, 200*time.Millisecond)
