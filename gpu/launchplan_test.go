@@ -3,6 +3,8 @@ package gpu
 import (
 	"testing"
 	"time"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
 func TestLaunchPlannerRule(t *testing.T) {
@@ -36,5 +38,17 @@ func TestLaunchPlannerRule(t *testing.T) {
 	d.observe(5, 0)
 	if got := d.next(); got != 1 {
 		t.Errorf("degenerate planner: %d, want 1", got)
+	}
+}
+
+// A slot holds the largest batch (nq.MaxBatch) of every task layout up to
+// N=28, so that produce, which packs whole batches, never makes a group
+// larger than a slot: carry-chain frames, the largest tasks, take 4N+2
+// bytes (SolvePartial's perTask).
+func TestSlotHoldsLargestBatch(t *testing.T) {
+	for _, perTask := range []int{4*28 + 2, 4 * (28 - 3 + 3), 8 + 8 + 4 + 4} {
+		if capTasks := slotBytes / perTask; capTasks < nq.MaxBatch {
+			t.Errorf("a slot holds %d tasks of %d bytes, fewer than a batch of %d", capTasks, perTask, nq.MaxBatch)
+		}
 	}
 }
