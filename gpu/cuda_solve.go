@@ -18,25 +18,20 @@ import (
 //   - A producer goroutine enumerates the tasks on the CPU in numbered
 //     batches (the same numbering as the CPU backend), drops the batches
 //     Options.Select rejects, and packs the rest into launch groups of
-//     about Options.LaunchTime of kernel time each.
+//     the size launchPlanner gives (launchplan.go): many tasks for every
+//     resident thread, more where Options.LaunchTime of kernel time runs
+//     more.
 //   - The context's thread takes the groups in turn and alternates between
 //     two slots, each with pinned host buffers, device buffers, its own
 //     stream and its own three device counters. While one slot's copies
 //     and kernel run, the other slot's results are read back and the
 //     producer packs the next group, so enumeration, transfers and the
-//     kernels overlap. Launches aim at Options.LaunchTime of kernel time
-//     each, one task per thread, Options.Threads threads per block.
+//     kernels overlap. Options.Threads threads per block.
 //   - After each launch the host reads back three 64-bit counters (the
 //     kernels reduce C2/C4/C8, or the weighted W2/W4/W8, on the device)
 //     and reports them with the launch's batch indexes to Options.Done.
 
 const (
-	// firstLaunch is the size of the first launches, before the
-	// throughput is known.
-	firstLaunch = 1 << 14
-	// slotBytes bounds one slot's task buffers, which caps the tasks per
-	// launch.
-	slotBytes = 96 << 20
 	// outBytes is a slot's device results: four 64-bit counters (C2, C4,
 	// C8 and, for the _nodes kernels, the nodes), then the dynamic
 	// kernels' 32-bit board counter at nextOffset (and padding).
@@ -108,8 +103,8 @@ func (b *Backend) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Opt
 
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var target atomic.Int64 // tasks per launch
-	target.Store(firstLaunch)
+	var target atomic.Int64 // tasks per launch: consume's launchPlanner
+	target.Store(int64(firstGroupTasks(b.info.SMs, capTasks)))
 	groups := make(chan *group, 2)
 	prodErr := make(chan error, 1)
 	go func() {
@@ -195,6 +190,8 @@ func (b *Backend) consume(ctx context.Context, n, depth, perTask, capTasks int, 
 	// A fetching kernel's grid fills the GPU once: as many blocks as its
 	// SMs keep resident, or fewer for a small launch.
 	resident := residentBlocks(f, tune.threads, tune.sharedBytes, b.info.SMs)
+	plan := newLaunchPlanner(resident*tune.threads, capTasks, tune.target)
+	target.Store(int64(plan.next()))
 	var slots [2]slot
 	defer func() {
 		for i := range slots {
@@ -223,9 +220,7 @@ func (b *Backend) consume(ctx context.Context, n, depth, perTask, capTasks int, 
 
 	var sum nq.Partial
 	var nodes uint64
-	var tasksDone int64
-	var gpuTime time.Duration
-	started := time.Now()
+	lastEnd := time.Now()
 	// wait waits for s's launch; false when ctx ended first.
 	wait := func(s *slot) bool {
 		for d := 20 * time.Microsecond; !streamDone(s.stream); d = min(2*d, pollMax) {
@@ -256,13 +251,11 @@ func (b *Backend) consume(ctx context.Context, n, depth, perTask, capTasks int, 
 		if done != nil {
 			done(s.busy.batches, p)
 		}
-		// Aim the next launches at the launch time from the throughput so far.
-		tasksDone += int64(s.busy.count)
-		gpuTime = time.Since(started)
-		if gpuTime > 0 {
-			t := int64(float64(tasksDone) * tune.target.Seconds() / gpuTime.Seconds())
-			target.Store(min(max(t, 1<<12), int64(capTasks)))
-		}
+		// Size the next launches from this one (launchPlanner).
+		now := time.Now()
+		plan.observe(s.busy.count, now.Sub(lastEnd))
+		lastEnd = now
+		target.Store(int64(plan.next()))
 		s.busy = nil
 		return nil
 	}

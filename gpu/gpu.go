@@ -140,8 +140,10 @@ type Tuning struct {
 	// Threads is the kernels' block size, a multiple of 32 from 32 to
 	// 1024; 0 means DefaultThreads.
 	Threads int
-	// LaunchTime is the kernel time each launch aims at; 0 means
-	// DefaultLaunchTime. The launch size adapts to the measured throughput.
+	// LaunchTime is the kernel time each launch aims at where the tasks
+	// are short; 0 means DefaultLaunchTime. The launch size adapts to the
+	// measured throughput, and never falls below many tasks per resident
+	// thread (launchPlanner).
 	LaunchTime time.Duration
 	// Variant selects the kernel of the algorithm by its variant (see
 	// Variants); an algorithm without that variant is an error. Empty

@@ -100,3 +100,44 @@ func TestProduceStopsWhenCancelled(t *testing.T) {
 		t.Errorf("got %v, want context.Canceled", err)
 	}
 }
+
+// Groups follow the launch planner's size (the shared target): a group is
+// flushed at the first whole batch that brings it to the target, so it
+// holds at least target tasks (the last group of the list aside) and less
+// than target plus one batch, and never more than capTasks.
+func TestProduceGroupSizes(t *testing.T) {
+	for _, algo := range []nq.Algo{nq.Eightfold, nq.Symmetry} {
+		for _, tc := range []struct{ target, capTasks int }{{1000, 1 << 20}, {1000, 1100}, {5000, 3000}} {
+			n, batch := 14, 64
+			depth, words := tasks.DefaultDepth(n), tasks.DefaultDepth(n)
+			if algo == nq.Eightfold {
+				depth, words = tasks.DefaultSplit(n), 0
+			}
+			var target atomic.Int64
+			target.Store(int64(tc.target))
+			out := make(chan *group, 100000)
+			if err := produce(context.Background(), n, algo, depth, batch, words, tc.capTasks, &target, nil, out); err != nil {
+				t.Fatal(err)
+			}
+			close(out)
+			var gs []*group
+			for g := range out {
+				gs = append(gs, g)
+			}
+			if len(gs) < 3 {
+				t.Fatalf("%s: %d groups, want several", algo, len(gs))
+			}
+			for i, g := range gs {
+				if g.count > tc.capTasks {
+					t.Errorf("%s %+v: group %d of %d tasks, more than the slot's %d", algo, tc, i, g.count, tc.capTasks)
+				}
+				if g.count >= tc.target+batch {
+					t.Errorf("%s %+v: group %d of %d tasks, a batch or more over the target", algo, tc, i, g.count)
+				}
+				if i < len(gs)-1 && g.count < min(tc.target, tc.capTasks-batch+1) {
+					t.Errorf("%s %+v: group %d of %d tasks, short of the target", algo, tc, i, g.count)
+				}
+			}
+		}
+	}
+}
