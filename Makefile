@@ -23,6 +23,9 @@
 #   make bench-cpu  time the CPU path next to ../shared/bench/refcount.c (N=16,17)
 #   make bench-json record a CPU bench JSON file into docs/bench/ (nqueens-gpu bench)
 #   make bench-doc  regenerate docs/benchmarks.md and docs/bench/time.svg from docs/bench/*.json
+#   make gpusim-check  the CUDA binary counting on GPGPU-Sim, a simulated GPU
+#                   (no GPU needed; builds the simulator first, about 5 min
+#                   once; scripts/gpgpu-sim/check.sh, docs/gpu.md)
 #   make clean
 #
 # The PTX of the kernels is committed (kernels/ptx/), as mumax3 does, so
@@ -112,7 +115,7 @@ PTX_ENV    = NVCC='$(NVCC)' NVCC_FLAGS='$(NVCC_ALL)'
 
 BIN      := bin/nqueens-gpu
 
-.PHONY: all build gpu cpu test cuda-deps ptx ptx-check test-cuda bundle bench-cpu bench-json bench-doc clean FORCE
+.PHONY: all build gpu cpu test cuda-deps ptx ptx-check test-cuda bundle bench-cpu bench-json bench-doc gpusim-check clean FORCE
 
 all: build
 
@@ -228,6 +231,13 @@ bench-json: build
 bench-doc:
 	@mkdir -p docs/bench
 	$(GO) run ./scripts/benchdoc -doc docs/benchmarks.md -plot docs/bench/time.svg $(sort $(wildcard docs/bench/*.json))
+
+# bin/nqueens-gpu on GPGPU-Sim: exact counts of every kernel through the
+# program's own driver calls (gpu/cudashim.c opens the simulator's
+# libcudart.so, which scripts/gpgpu-sim/driver-api.patch gives the driver
+# API). GPUSIM_VARIANTS=0 runs only the default kernel and check.
+gpusim-check: gpu
+	bash scripts/gpgpu-sim/check.sh $(BIN)
 
 clean:
 	rm -rf bin bundle
