@@ -205,15 +205,10 @@ func (b *Backend) consume(ctx context.Context, n, depth, perTask, capTasks int, 
 	}()
 	for i := range slots {
 		s := &slots[i]
-		s.bytes = int64(perTask)*int64(capTasks) + 256 // + alignment padding
 		named("cuStreamCreate", func() { s.stream = cu.StreamCreate() })
 		notNull("cuStreamCreate", s.stream)
-		named("cuMemAllocHost", func() { s.host = cu.MemAllocHost(s.bytes) })
-		notNil("cuMemAllocHost", s.host)
 		named("cuMemAllocHost", func() { s.hostOut = cu.MemAllocHost(readBytes) })
 		notNil("cuMemAllocHost", s.hostOut)
-		named("cuMemAlloc", func() { s.dev = cu.MemAlloc(s.bytes) })
-		notNull("cuMemAlloc", s.dev)
 		named("cuMemAlloc", func() { s.devOut = cu.MemAlloc(outBytes) })
 		notNull("cuMemAlloc", s.devOut)
 	}
@@ -269,7 +264,7 @@ func (b *Backend) consume(ctx context.Context, n, depth, perTask, capTasks int, 
 		if err := finish(s); err != nil {
 			return sum, nodes, err
 		}
-		s.launch(kernel, tune, resident, n, depth, g)
+		s.launch(kernel, tune, resident, n, depth, perTask, g)
 	}
 	for _, s := range []*slot{&slots[next], &slots[next^1]} {
 		if err := finish(s); err != nil {
@@ -282,8 +277,9 @@ func (b *Backend) consume(ctx context.Context, n, depth, perTask, capTasks int, 
 // launch copies g into the slot's buffers and queues the copies, the
 // kernel (through its wrapper, tune.kernel.launch) and the read-back on the
 // slot's stream.
-func (s *slot) launch(kernel kernelFunc, tune launchTuning, resident, n, depth int, g *group) {
+func (s *slot) launch(kernel kernelFunc, tune launchTuning, resident, n, depth, perTask int, g *group) {
 	threads := tune.threads
+	s.reserve(int64(perTask)*int64(g.count) + 256) // + alignment padding
 	host := unsafe.Slice((*byte)(s.host), s.bytes)
 	off := 0
 	put32 := func(src []uint32) devPtr {
@@ -333,6 +329,32 @@ func (s *slot) launch(kernel kernelFunc, tune launchTuning, resident, n, depth i
 	tune.kernel.launch(streamLauncher(s.stream), kernel, shape, &a)
 	named("cuMemcpyDtoHAsync", func() { cu.MemcpyDtoHAsync(s.hostOut, s.devOut, readBytes, s.stream) })
 	s.busy = g
+}
+
+// reserve makes the slot's task buffers hold at least bytes: they start
+// empty and grow to the groups the planner makes (at least doubling, in
+// whole MiB, up to slotBytes and a little), so that a small count pins no
+// more memory than its tasks need. The slot must not be busy.
+func (s *slot) reserve(bytes int64) {
+	if bytes <= s.bytes {
+		return
+	}
+	bytes = max(bytes, min(2*s.bytes, slotBytes+256))
+	bytes = (bytes + 1<<20 - 1) &^ (1<<20 - 1)
+	if s.host != nil {
+		named("cuMemFreeHost", func() { cu.MemFreeHost(s.host) })
+		s.host = nil
+	}
+	if s.dev != 0 {
+		named("cuMemFree", func() { cu.MemFree(s.dev) })
+		s.dev = 0
+	}
+	s.bytes = 0
+	named("cuMemAllocHost", func() { s.host = cu.MemAllocHost(bytes) })
+	notNil("cuMemAllocHost", s.host)
+	named("cuMemAlloc", func() { s.dev = cu.MemAlloc(bytes) })
+	notNull("cuMemAlloc", s.dev)
+	s.bytes = bytes
 }
 
 // free releases the slot's buffers and stream; it runs also after a
