@@ -123,7 +123,7 @@ func countOne(ctx context.Context, cfg config, devs *device.Devices, h hooks, ar
 	ready := make(chan made, 1)
 	go func() {
 		spec := devs.Spec(n, "", cfg.depth)
-		j, err := job.New(job.Config{
+		j, err := job.NewContext(ctx, job.Config{
 			Spec:               spec,
 			Shard:              cfg.shard,
 			Workers:            devs.Workers(spec),
