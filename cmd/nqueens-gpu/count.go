@@ -114,8 +114,10 @@ func countOne(ctx context.Context, cfg config, devs *device.Devices, h hooks, ar
 		}
 	}
 	// Choosing the depth on GPUs counts boards, and with a checkpoint
-	// New enumerates the tasks to check the file against them, which
-	// takes seconds for large N: a signal must not wait for either.
+	// New enumerates the tasks to check the file against them (unless
+	// the plan is a recorded one, job.KnownPlan), which takes seconds
+	// to minutes for large N: a signal must not wait for either (and
+	// NewContext stops listing).
 	type made struct {
 		j   *job.Job
 		err error

@@ -174,3 +174,28 @@ func TestKnownPlansRecorded(t *testing.T) {
 		t.Errorf("a wrong record: %v", err)
 	}
 }
+
+// A host batch that does not stop in time (the half-turn count of a large
+// N) is dropped like a worker's batch in hand: the run ends within
+// StopWait of its cancellation.
+func TestStopDropsHostBatch(t *testing.T) {
+	block := make(chan struct{})
+	defer close(block)
+	stuck := func(ctx context.Context, n int) (uint64, uint64, error) {
+		<-block // a search that does not look at ctx
+		return 0, 0, nil
+	}
+	j, err := New(Config{Spec: nq.Spec{N: 26, Algo: nq.Eightfold}, Workers: []Worker{idleWorker}, Plan: fakePlan(10),
+		NeedPlan: true, Symmetric: stuck, StopWait: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	res := runCancelled(t, j, 50*time.Millisecond)
+	if d := time.Since(t0); d > time.Second {
+		t.Errorf("Run took %v, cancelled at 50 ms with a stop wait of 200 ms", d)
+	}
+	if res.Dropped != 1 {
+		t.Errorf("%d batches dropped, want the host batch", res.Dropped)
+	}
+}

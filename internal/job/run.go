@@ -446,7 +446,7 @@ func (j *Job) Run(ctx context.Context) (Result, error) {
 		host := make(chan error, 1)
 		go func() { host <- j.countHost(ctx) }()
 		err = j.runWorkers(ctx)
-		if herr := <-host; err == nil {
+		if herr := j.waitHost(ctx, host); err == nil {
 			err = herr
 		}
 	default:
@@ -627,6 +627,34 @@ func (j *Job) wait(ctx context.Context, wg *sync.WaitGroup) bool {
 	j.abandoned = true
 	j.dropped = j.claimed.count() - j.done.count()
 	return false
+}
+
+// waitHost waits for the outcome of countHost on host. Once ctx is
+// cancelled it waits at most Config.StopWait more, as wait does for the
+// workers; then the host batch is dropped (its late report ignored) and
+// ctx's error returned.
+func (j *Job) waitHost(ctx context.Context, host <-chan error) error {
+	select {
+	case err := <-host:
+		return err
+	case <-ctx.Done():
+	}
+	grace := j.cfg.StopWait
+	if grace <= 0 {
+		grace = DefaultStopWait
+	}
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case err := <-host:
+		return err
+	case <-t.C:
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.abandoned = true
+	j.dropped = j.claimed.count() - j.done.count()
+	return ctx.Err()
 }
 
 func (j *Job) anyAlive(alive []bool) bool {
