@@ -9,7 +9,8 @@
 #
 # sends SIGINT after the delay and measures the time from the signal to
 # the process's exit. Each run must:
-#   - exit with status 130 (interrupted by SIGINT);
+#   - exit within LIMIT_S seconds of the signal (default 2), with status
+#     130 (interrupted by SIGINT);
 #   - leave the checkpoint TMP/ck, which a resume accepts: the same command
 #     is started again, and must still be counting after RESUME_S seconds
 #     (default 3; a checkpoint it refuses ends it at once with status 1),
@@ -23,6 +24,7 @@ set -uo pipefail
 ns=${*:-26 28}
 delays=${DELAYS:-8 60}
 resume_s=${RESUME_S:-3}
+limit_s=${LIMIT_S:-2}
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 bin=${NQUEENS_BIN:-$repo/bin/nqueens-gpu}
@@ -68,7 +70,11 @@ for n in $ns; do
 		ok=yes
 		why=""
 		[ "$rc" = 130 ] || { ok=no; why+=" status $rc, not 130;"; }
-		[ "$took" != gone ] || { ok=no; why+=" ended before the signal;"; }
+		if [ "$took" = gone ]; then
+			ok=no why+=" ended before the signal;"
+		elif awk -v t="$took" -v l="$limit_s" 'BEGIN { exit !(t > l) }'; then
+			ok=no why+=" exit took ${took}s, more than ${limit_s}s;"
+		fi
 		[ -s "$ck" ] || { ok=no; why+=" no checkpoint;"; }
 		done_batches=$(sed -n 's/.*counting N=[0-9]*: \([0-9]*\) of [0-9]* batches done.*/\1/p' "$log" | tail -1)
 		size=$( [ -f "$ck" ] && awk -v b="$(stat -c %s "$ck")" 'BEGIN { printf "%.1f", b / 1048576 }' || echo -)
