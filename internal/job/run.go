@@ -427,6 +427,11 @@ func (j *Job) Run(ctx context.Context) (Result, error) {
 			for {
 				select {
 				case <-tick.C:
+					if ctx.Err() != nil {
+						// Stopping: Run saves next, and must
+						// not wait for a save before it.
+						continue
+					}
 					if err := j.save(false); err != nil && j.cfg.Warn != nil {
 						j.cfg.Warn(fmt.Sprintf("writing checkpoint %s: %v (will try again)", j.cfg.Checkpoint, err))
 					}
