@@ -276,6 +276,9 @@ func findOrbits(ctx context.Context, n int) ([]Border, error) {
 	// column or row, and a corner queen that only one of its two lines
 	// records.
 	for top := 0; top < n; top++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		for bottom := 0; bottom < n; bottom++ {
 			if bottom == top {
 				continue
