@@ -225,10 +225,12 @@ func jsonProblem(data []byte, err error) string {
 // needs no JSON escaping, so the bytes are those of the plain encoding;
 // where a string of the body holds the mark itself, it is that.
 func encodeCheckpoint(c *checkpoint) ([]byte, error) {
-	done := base64.StdEncoding.EncodeToString(c.done.bytes(c.body.Job.Batches))
+	raw := c.done.bytes(c.body.Job.Batches)
+	done := make([]byte, base64.StdEncoding.EncodedLen(len(raw)))
+	base64.StdEncoding.Encode(done, raw)
 	c.body.Done = doneMark
 	body, err := json.Marshal(&c.body)
-	c.body.Done = done
+	c.body.Done = ""
 	if err != nil {
 		return nil, err
 	}
@@ -236,12 +238,15 @@ func encodeCheckpoint(c *checkpoint) ([]byte, error) {
 	if bytes.Count(body, mark) != 1 {
 		return encodeCheckpointPlain(c)
 	}
-	quoted := []byte(`"` + done + `"`)
-	sum := sha256.Sum256(bytes.Replace(body, mark, quoted, 1))
+	i := bytes.Index(body, mark)
+	h := sha256.New()
+	h.Write(body[:i+1]) // up to the opening quote
+	h.Write(done)
+	h.Write(body[i+len(mark)-1:]) // from the closing quote
 	out, err := json.MarshalIndent(checkpointFile{
 		Format:        checkpointFormat,
 		FormatVersion: checkpointVersion,
-		BodySHA256:    hex.EncodeToString(sum[:]),
+		BodySHA256:    hex.EncodeToString(h.Sum(nil)),
 		Body:          body,
 	}, "", "  ")
 	if err != nil {
@@ -250,7 +255,12 @@ func encodeCheckpoint(c *checkpoint) ([]byte, error) {
 	if bytes.Count(out, mark) != 1 {
 		return encodeCheckpointPlain(c)
 	}
-	return append(bytes.Replace(out, mark, quoted, 1), '\n'), nil
+	i = bytes.Index(out, mark)
+	file := make([]byte, 0, len(out)+len(done)+1)
+	file = append(file, out[:i+1]...)
+	file = append(file, done...)
+	file = append(file, out[i+len(mark)-1:]...)
+	return append(file, '\n'), nil
 }
 
 // doneMark stands for the done set in the JSON that encodeCheckpoint
