@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"runtime"
 	"sync/atomic"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
@@ -156,10 +157,9 @@ func eightfoldTask(left, right uint64, down, meta uint32, sc *efScratch, stop *a
 
 // efBudget is how many pops efLoop makes per call at most. Between two
 // pops the search only descends or tries the columns of one level (about
-// 4 steps a pop at N=16), so a call ends within about 5 ms: the goroutine
-// then reaches a point where the runtime can preempt it (it never
-// preempts assembly), and efSearch looks at the stop flag (a task of a
-// large N runs for minutes). efSearchGo looks at it as often.
+// 4 steps a pop at N=16), so a call ends within about 5 ms, and efSearch
+// looks at the stop flag and yields its P (a task of a large N runs for
+// minutes). efSearchGo looks at the flag as often.
 const efBudget = 1 << 18
 
 // efSearch runs the search loop from level 0, whose free columns are f
@@ -177,6 +177,13 @@ func efSearch(sc *efScratch, f, d0 uint64, stop *atomic.Bool) uint64 {
 		if stop.Load() {
 			break
 		}
+		// The runtime cannot preempt efLoop (assembly), and this loop
+		// has no call where it could stop the goroutine either: a
+		// signal that lands in efLoop is lost. With every P searching,
+		// the goroutines that a SIGINT wakes (the one that cancels
+		// the count, the one that sets stop) then waited up to
+		// seconds for a P at N=26. Yield it every call instead.
+		runtime.Gosched()
 	}
 	return sc.st.count
 }

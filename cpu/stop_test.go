@@ -3,6 +3,7 @@ package cpu
 import (
 	"context"
 	"errors"
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -124,5 +125,45 @@ func TestCountStopsAtLargeN(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("after %v: Count returned %v, want context.Canceled", d, err)
 		}
+	}
+}
+
+// With every P in the eightfold search of large tasks, a goroutine that
+// wakes up (the one a SIGINT wakes to cancel the count, the one that sets
+// the stop flag) gets a P at once: the runtime cannot preempt the
+// assembly loop, so efSearch yields its P between two calls. Without
+// that, the stop came seconds late at N=26.
+func TestEightfoldYieldsItsP(t *testing.T) {
+	if !efAsm {
+		t.Skip("no assembly search here")
+	}
+	procs := runtime.GOMAXPROCS(0)
+	e := largeEightfold(t)
+	var stop atomic.Bool
+	finished := make(chan struct{}, procs)
+	for w := 0; w < procs; w++ {
+		go func() {
+			var tl tally
+			eightfoldBatch(e, &tl, &stop)
+			finished <- struct{}{}
+		}()
+	}
+	time.Sleep(100 * time.Millisecond) // every P searches
+	var setAt atomic.Int64
+	t0 := time.Now()
+	time.AfterFunc(50*time.Millisecond, func() {
+		setAt.Store(time.Now().UnixNano())
+		stop.Store(true)
+	})
+	for w := 0; w < procs; w++ {
+		select {
+		case <-finished:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the searches did not stop in 30 s")
+		}
+	}
+	if late := time.Since(t0) - 50*time.Millisecond; late > 300*time.Millisecond {
+		t.Errorf("the stop, due 50 ms after the searches were busy, ended them %v late (set %v late)",
+			late, time.Duration(setAt.Load()-t0.UnixNano())-50*time.Millisecond)
 	}
 }
