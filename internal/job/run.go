@@ -402,7 +402,7 @@ func (j *Job) Run(ctx context.Context) (Result, error) {
 	}
 	if j.known {
 		// The recorded plan is checked while the workers count; a
-		// mismatch stops the job (see check).
+		// mismatch stops the claims and fails the run (below).
 		j.verified = make(chan error, 1)
 		go func() {
 			err := verifyPlan(ctx, j.spec, j.plan)
