@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math/bits"
+	"sync/atomic"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/symmetry"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
@@ -40,11 +41,11 @@ func frameMasks(n int, rows []uint32, attack *[32]uint32) {
 
 // framesBoards adds the weighted completions of each frame of f to t:
 // t.orbit[k] gets the frame's weight for each completion with an orbit of
-// k (see tasks.Weighted).
-func framesBoards(f *tasks.Frames, t *tally) {
+// k (see tasks.Weighted), until stop is set (looked at between frames).
+func framesBoards(f *tasks.Frames, t *tally, stop *atomic.Bool) {
 	n := f.N
 	var attack [32]uint32
-	for i := 0; i < f.Len(); i++ {
+	for i := 0; i < f.Len() && !stop.Load(); i++ {
 		rows := f.Frame(i)
 		frameMasks(n, rows, &attack)
 		w := uint64(f.Weight[i])

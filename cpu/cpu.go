@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
@@ -140,12 +141,12 @@ func count(ctx context.Context, spec nq.Spec, w int, sel func(int) bool, done fu
 		// allocates a few batches, not one per batch.
 		var free sync.Pool
 		return runPool(ctx, w, sel, done, func(send func(*tasks.Eightfold) error) error {
-			return tasks.EnumerateEightfold(n, depth, batch, func(e *tasks.Eightfold) error {
+			return tasks.EnumerateEightfoldContext(ctx, n, depth, batch, func(e *tasks.Eightfold) error {
 				c, _ := free.Get().(*tasks.Eightfold)
 				return send(copyEightfoldWords(c, e))
 			})
-		}, func(e *tasks.Eightfold, t *tally) {
-			eightfoldBatch(e, t)
+		}, func(e *tasks.Eightfold, t *tally, stop *atomic.Bool) {
+			eightfoldBatch(e, t, stop)
 			free.Put(e)
 		})
 	default: // nq.CarryChain

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"runtime"
+	"sync/atomic"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
@@ -70,12 +72,17 @@ type efFrame struct{ f, l, d, r uint64 }
 type efState struct{ f, l, d, r, lvl, sp, count uint64 }
 
 // eightfoldBatch adds Σ weight × completions over the tasks of b to
-// t.orbit[8].
-func eightfoldBatch(b *tasks.Eightfold, t *tally) {
+// t.orbit[8]. Once stop is set it returns within milliseconds, between
+// two tasks or inside one (efSearch), with a partial sum that the caller
+// drops.
+func eightfoldBatch(b *tasks.Eightfold, t *tally, stop *atomic.Bool) {
 	var sc efScratch
 	var sum uint64
 	for i := 0; i < b.Len(); i++ {
-		sum += b.Weight(i) * eightfoldTask(b.Left[i], b.Right[i], b.Down[i], b.Meta[i], &sc)
+		if stop.Load() {
+			break
+		}
+		sum += b.Weight(i) * eightfoldTask(b.Left[i], b.Right[i], b.Down[i], b.Meta[i], &sc, stop)
 	}
 	t.orbit[8] += sum
 }
@@ -131,7 +138,8 @@ func last2(f, l, d, r, t uint64) uint64 {
 
 // eightfoldTask searches one task given its words and Meta (see
 // tasks.Eightfold) and returns its completions: efSearch below the table.
-func eightfoldTask(left, right uint64, down, meta uint32, sc *efScratch) uint64 {
+// Once stop is set it returns within efBudget pops with a partial count.
+func eightfoldTask(left, right uint64, down, meta uint32, sc *efScratch, stop *atomic.Bool) uint64 {
 	levels, f := efTable(left, right, down, meta, sc)
 	// d0 has every bit that is not a column of the board set.
 	d0 := uint64(down)<<efCol | efLow | ^(uint64(1)<<(32+efCol) - 1)
@@ -144,39 +152,57 @@ func eightfoldTask(left, right uint64, down, meta uint32, sc *efScratch) uint64 
 	// The level before the last two is flagged in bit 63 of its table
 	// word: its children are counted by last2, not pushed.
 	sc.tab[uint8(levels-3)] |= 1 << 63
-	return efSearch(sc, f, d0)
+	return efSearch(sc, f, d0, stop)
 }
 
 // efBudget is how many pops efLoop makes per call at most. Between two
 // pops the search only descends or tries the columns of one level (about
-// 4 steps a pop at N=16), so a call ends within about 5 ms and the
-// goroutine reaches a point where the runtime can preempt it: it never
-// preempts assembly, and a task of a large N runs for minutes.
+// 4 steps a pop at N=16), so a call ends within about 5 ms, and efSearch
+// looks at the stop flag and yields its P (a task of a large N runs for
+// minutes). efSearchGo looks at the flag as often.
 const efBudget = 1 << 18
 
 // efSearch runs the search loop from level 0, whose free columns are f
 // and whose down word is d0, over sc.tab (flagged), and returns
 // the completions: with efLoop where the CPU has it (efAsm), else with
 // efSearchGo. Both are the same search as eightfoldTaskNodes without the
-// node counter: a change to one is a change to all three.
-func efSearch(sc *efScratch, f, d0 uint64) uint64 {
+// node counter: a change to one is a change to all three. Once stop is
+// set it returns within efBudget pops, with the completions found so far.
+func efSearch(sc *efScratch, f, d0 uint64, stop *atomic.Bool) uint64 {
 	if !efAsm {
-		return efSearchGo(sc, f, d0)
+		return efSearchGo(sc, f, d0, stop)
 	}
 	sc.st = efState{f: f, d: d0}
 	for !efLoop(sc, efBudget) {
+		if stop.Load() {
+			break
+		}
+		// The runtime cannot preempt efLoop (assembly), and this loop
+		// has no call where it could stop the goroutine either: a
+		// signal that lands in efLoop is lost. With every P searching,
+		// the goroutines that a SIGINT wakes (the one that cancels
+		// the count, the one that sets stop) then waited up to
+		// seconds for a P at N=26. Yield it every call instead.
+		runtime.Gosched()
 	}
 	return sc.st.count
 }
 
 // efSearchGo is efSearch in Go.
-func efSearchGo(sc *efScratch, f, d0 uint64) (count uint64) {
+func efSearchGo(sc *efScratch, f, d0 uint64, stop *atomic.Bool) (count uint64) {
 	var lvl, sp uint8
 	l, d, r := uint64(0), d0, uint64(0)
+	pops := uint64(efBudget)
 	for {
 		if f == 0 {
 			if sp == 0 {
 				return count
+			}
+			if pops--; pops == 0 {
+				if stop.Load() {
+					return count
+				}
+				pops = efBudget
 			}
 			sp--
 			p := &sc.fr[sp]

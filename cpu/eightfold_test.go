@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"sort"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -51,7 +52,7 @@ func checkEightfoldTasks(t *testing.T, e *tasks.Eightfold) (nonzero int) {
 	var sc efScratch
 	for i := 0; i < e.Len(); i++ {
 		c, nodes := EightfoldTask(e, i)
-		if fast := eightfoldTask(e.Left[i], e.Right[i], e.Down[i], e.Meta[i], &sc); fast != c {
+		if fast := eightfoldTask(e.Left[i], e.Right[i], e.Down[i], e.Meta[i], &sc, new(atomic.Bool)); fast != c {
 			t.Fatalf("N=%d task %d %v (meta %x): %d completions, %d with the node counter",
 				e.N, i, e.Task(i), e.Meta[i], fast, c)
 		}
@@ -140,7 +141,7 @@ func TestEightfoldLoops(t *testing.T) {
 				}
 				d0 := uint64(e.Down[i])<<efCol | efLow | ^(uint64(1)<<(32+efCol) - 1)
 				sc.tab[uint8(levels-3)] |= 1 << 63
-				want := efSearchGo(&sc, f, d0)
+				want := efSearchGo(&sc, f, d0, new(atomic.Bool))
 				sc.st = efState{f: f, d: d0}
 				calls := 0
 				for !efLoop(&sc, pops) {
@@ -191,8 +192,8 @@ func TestCopyEightfoldWords(t *testing.T) {
 			}
 		}
 		var a, b tally
-		eightfoldBatch(got, &a)
-		eightfoldBatch(c.of, &b)
+		eightfoldBatch(got, &a, new(atomic.Bool))
+		eightfoldBatch(c.of, &b, new(atomic.Bool))
 		if a != b || a.orbit[8] == 0 {
 			t.Fatalf("%s: copy counts %d, original %d", c.name, a.orbit[8], b.orbit[8])
 		}
@@ -221,7 +222,7 @@ func BenchmarkEightfold(b *testing.B) {
 			for range b.N {
 				var tl tally
 				for _, e := range bs {
-					eightfoldBatch(e, &tl)
+					eightfoldBatch(e, &tl, new(atomic.Bool))
 				}
 				if tl.orbit[8] != want.Total {
 					b.Fatalf("N=%d: %d", n, tl.orbit[8])
@@ -283,7 +284,7 @@ func TestEightfoldVsRefcount(t *testing.T) {
 		t0 = time.Now()
 		var tl tally
 		for _, e := range bs {
-			eightfoldBatch(e, &tl)
+			eightfoldBatch(e, &tl, new(atomic.Bool))
 		}
 		keep(names[1], time.Since(t0))
 		t0 = time.Now()

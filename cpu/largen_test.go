@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"sync/atomic"
 	"testing"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks/taskstest"
@@ -22,7 +23,7 @@ func TestSymmetryBoardsLargeN(t *testing.T) {
 		nonzero := 0
 		for i := 0; i < b.Len(); i++ {
 			var got tally
-			symmetryBoards(taskstest.Single(b, i), &got)
+			symmetryBoards(taskstest.Single(b, i), &got, new(atomic.Bool))
 			want := taskstest.Reference(b, i)
 			if got.orbit[2] != want[2] || got.orbit[4] != want[4] || got.orbit[8] != want[8] {
 				t.Fatalf("N=%d depth=%d board %x: search %d/%d/%d, reference %d/%d/%d",

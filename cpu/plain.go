@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math/bits"
+	"sync/atomic"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/symmetry"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
@@ -14,11 +15,12 @@ import (
 // mirror sees one of each mirror pair and counts every solution it sees by
 // its orbit size (an orbit of k has k/2 members in the half board).
 
-// backtrackBoards runs the placement-flag search from each board of b.
-func backtrackBoards(b *tasks.Boards, t *tally) {
+// backtrackBoards runs the placement-flag search from each board of b,
+// until stop is set (looked at between boards).
+func backtrackBoards(b *tasks.Boards, t *tally, stop *atomic.Bool) {
 	n := b.N
 	s := flagSearch{n: n, q: make([]int, n), scratch: make([]int, n), t: t}
-	for i := 0; i < b.Len(); i++ {
+	for i := 0; i < b.Len() && !stop.Load(); i++ {
 		s.cols, s.diag, s.anti = [32]bool{}, [64]bool{}, [64]bool{}
 		for r, bit := range b.Board(i) {
 			c := bits.TrailingZeros32(bit)
@@ -66,8 +68,8 @@ type bitmapSearch struct {
 	leaf       func(q, scratch []int)
 }
 
-func (s *bitmapSearch) run(b *tasks.Boards) {
-	for i := 0; i < b.Len(); i++ {
+func (s *bitmapSearch) run(b *tasks.Boards, stop *atomic.Bool) {
+	for i := 0; i < b.Len() && !stop.Load(); i++ {
 		for r, bit := range b.Board(i) {
 			s.q[r] = bits.TrailingZeros32(bit)
 		}
@@ -91,18 +93,20 @@ func newBitmapSearch(n int, leaf func(q, scratch []int)) *bitmapSearch {
 	return &bitmapSearch{n: n, mask: uint32(1)<<n - 1, q: make([]int, n), scratch: make([]int, n), leaf: leaf}
 }
 
-// bitmapBoards counts canonical solutions below each plain board.
-func bitmapBoards(b *tasks.Boards, t *tally) {
+// bitmapBoards counts canonical solutions below each plain board, until
+// stop is set (looked at between boards).
+func bitmapBoards(b *tasks.Boards, t *tally, stop *atomic.Bool) {
 	newBitmapSearch(b.N, func(q, scratch []int) {
 		if orbit, canon := symmetry.Classify(q, scratch); canon {
 			t.orbit[orbit]++
 		}
-	}).run(b)
+	}).run(b, stop)
 }
 
-// mirrorBoards counts every solution below each half board by orbit size.
-func mirrorBoards(b *tasks.Boards, t *tally) {
+// mirrorBoards counts every solution below each half board by orbit size,
+// until stop is set (looked at between boards).
+func mirrorBoards(b *tasks.Boards, t *tally, stop *atomic.Bool) {
 	newBitmapSearch(b.N, func(q, _ []int) {
 		t.orbit[symmetry.Orbit(q)]++
-	}).run(b)
+	}).run(b, stop)
 }

@@ -3,6 +3,7 @@ package cpu
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
@@ -30,15 +31,22 @@ type batchJob[T any] struct {
 // index sel rejects is not searched. done, if not nil, receives each
 // finished batch's index and partial sums (from several goroutines at once).
 // runPool returns the sum of the finished batches. When ctx is cancelled,
-// production stops, workers finish the batch in hand, and ctx's error is
-// returned. An error from produce is returned as is.
+// production stops, the workers' searches see stop set and return within
+// milliseconds (work checks it between tasks, the eightfold search inside
+// a task too), the batches in hand are dropped without a report (the next
+// run counts them again), and ctx's error is returned. An error from
+// produce is returned as is.
 func runPool[T any](ctx context.Context, workers int, sel func(int) bool, done func([]int, nq.Partial),
-	produce func(send func(T) error) error, work func(T, *tally)) (nq.Partial, error) {
+	produce func(send func(T) error) error, work func(T, *tally, *atomic.Bool)) (nq.Partial, error) {
 	if workers < 1 {
 		workers = 1
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// stop is ctx's cancellation as one atomic load, cheap enough for
+	// the searches to look at it after every task.
+	var stop atomic.Bool
+	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 	jobs := make(chan batchJob[T], 2*workers)
 	results := make([]nq.Partial, workers)
 	var wg sync.WaitGroup
@@ -51,7 +59,12 @@ func runPool[T any](ctx context.Context, workers int, sel func(int) bool, done f
 					continue // drain without working
 				}
 				var t tally
-				work(j.batch, &t)
+				work(j.batch, &t, &stop)
+				if stop.Load() {
+					// Cut short, or finished as the stop came:
+					// not reported either way.
+					continue
+				}
 				p := t.partial()
 				sum.Add(p)
 				if done != nil {

@@ -1,6 +1,10 @@
 package cpu
 
-import "github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
+import (
+	"sync/atomic"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
+)
 
 // The symmetry-elimination search below partial boards: the hot loop of the
 // CPU path. It is an explicit-stack depth-first search. A child is pushed
@@ -11,10 +15,11 @@ import "github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 // and the attack words that row sees.
 type level struct{ free, l, d, r uint32 }
 
-// symmetryBoards adds the canonical solutions below each board of b to t.
-func symmetryBoards(b *tasks.Boards, t *tally) {
+// symmetryBoards adds the canonical solutions below each board of b to t,
+// until stop is set (looked at between boards).
+func symmetryBoards(b *tasks.Boards, t *tally, stop *atomic.Bool) {
 	var board [32]uint32
-	for i := 0; i < b.Len(); i++ {
+	for i := 0; i < b.Len() && !stop.Load(); i++ {
 		pre := b.Board(i)
 		ru := tasks.RulesFor(b.N, pre[0], pre[1])
 		if ru.Corner {

@@ -114,8 +114,10 @@ func countOne(ctx context.Context, cfg config, devs *device.Devices, h hooks, ar
 		}
 	}
 	// Choosing the depth on GPUs counts boards, and with a checkpoint
-	// New enumerates the tasks to check the file against them, which
-	// takes seconds for large N: a signal must not wait for either.
+	// New enumerates the tasks to check the file against them (unless
+	// the plan is a recorded one, job.KnownPlan), which takes seconds
+	// to minutes for large N: a signal must not wait for either (and
+	// NewContext stops listing).
 	type made struct {
 		j   *job.Job
 		err error
@@ -123,7 +125,7 @@ func countOne(ctx context.Context, cfg config, devs *device.Devices, h hooks, ar
 	ready := make(chan made, 1)
 	go func() {
 		spec := devs.Spec(n, "", cfg.depth)
-		j, err := job.New(job.Config{
+		j, err := job.NewContext(ctx, job.Config{
 			Spec:               spec,
 			Shard:              cfg.shard,
 			Workers:            devs.Workers(spec),
@@ -171,7 +173,8 @@ func countOne(ctx context.Context, cfg config, devs *device.Devices, h hooks, ar
 			label += " shard " + cfg.shard.String()
 		}
 		rep = progress.Start(progress.Options{W: stderr, Prefix: progName, Label: label,
-			Bar: h.isTerminal(stderr), Interval: cfg.progressInterval, Status: m.j.Status})
+			Bar: h.isTerminal(stderr), Interval: cfg.progressInterval, Status: m.j.Status,
+			Estimate: countEstimate(devs, n, cfg.shard)})
 	}
 	res, err := m.j.Run(ctx)
 	if rep != nil {
@@ -273,6 +276,21 @@ func droppedText(dropped int) string {
 		return "; 1 batch in hand was dropped and is counted again on resume"
 	}
 	return fmt.Sprintf("; %d batches in hand were dropped and are counted again on resume", dropped)
+}
+
+// countEstimate is the expected time of a count of n on devs for the
+// progress reports' time left before a rate is measured: the CPU's
+// estimate (package estimate) for a count on the CPU alone, its share
+// for a shard; 0, none, with GPUs.
+func countEstimate(devs *device.Devices, n int, shard job.Shard) time.Duration {
+	if devs.Kind != "cpu" {
+		return 0
+	}
+	sec := estimate.CPUSeconds(n, devs.Algo, devs.CPUWorkers)
+	if !shard.Whole() {
+		sec /= float64(shard.Count)
+	}
+	return time.Duration(min(sec, 9e9) * float64(time.Second)) // within a Duration: 285 years
 }
 
 // longOnCPU is the estimated CPU time from which a fallback line says how

@@ -15,8 +15,10 @@ import (
 )
 
 // hooks are the program's ties to the devices and the clock. Tests
-// replace them; the program uses defaultHooks. A nil plan or isTerminal
-// means the real one.
+// replace them; the program uses defaultHooks. A nil isTerminal means the
+// real one; a nil plan means the job's own (job.Config.Plan: the recorded
+// plan where there is one, else job.MakePlanContext, which stops when the
+// count is interrupted) and job.MakePlan for merge.
 type hooks struct {
 	// drivers wires the backends into the device layer, GPUs opened
 	// with tune.
@@ -54,7 +56,6 @@ func realDrivers(tune gpu.Tuning) device.Drivers {
 func defaultHooks() hooks {
 	return hooks{
 		drivers:    realDrivers,
-		plan:       job.MakePlan,
 		isTerminal: progress.IsTerminal,
 		since:      time.Since, // time.Now carries a monotonic reading
 	}
@@ -65,9 +66,6 @@ func (h hooks) withDefaults() hooks {
 	d := defaultHooks()
 	if h.drivers == nil {
 		h.drivers = d.drivers
-	}
-	if h.plan == nil {
-		h.plan = d.plan
 	}
 	if h.isTerminal == nil {
 		h.isTerminal = d.isTerminal

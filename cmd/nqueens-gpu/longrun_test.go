@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -408,5 +409,42 @@ func TestProgressLines(t *testing.T) {
 	code = runWith(context.Background(), []string{"-n", "9", "-algo", "symmetry", "-progress-interval", "20ms", "-quiet"}, &out, &errOut, h)
 	if code != 0 || errOut.String() != "" {
 		t.Errorf("-quiet: exit %d, stderr %q", code, errOut.String())
+	}
+}
+
+// At N=24 and up the first status line of a CPU count has the total, the
+// percentage and an estimated time left: the job starts from the recorded
+// task list (job.KnownPlan) instead of listing 1.5 billion tasks first
+// (N=26), which used to leave the line at "listing the tasks" for a minute
+// and more. A signal then ends the count at once, its task listing and
+// batch in hand included.
+func TestProgressLargeNFromStart(t *testing.T) {
+	defer func(min time.Duration) { minProgressInterval = min }(minProgressInterval)
+	minProgressInterval = time.Millisecond
+	env := noCUDA()
+	env.cpuCount = func(ctx context.Context, spec nq.Spec, sel func(int) bool, done func([]int, nq.Partial)) error {
+		<-ctx.Done() // a batch of N=26 takes minutes
+		return ctx.Err()
+	}
+	h := env.hooks()
+	h.plan = nil // the job's own
+	for _, n := range []int{24, 26, 28} {
+		want, _ := job.KnownPlan(nq.Spec{N: n, Algo: nq.Eightfold})
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(150*time.Millisecond, cancel)
+		var out bytes.Buffer
+		var errOut bytes.Buffer
+		start := time.Now()
+		code := runWith(ctx, []string{"-n", strconv.Itoa(n), "-device", "cpu", "-progress-interval", "20ms"}, &out, &errOut, h)
+		if took := time.Since(start); took > 2*time.Second {
+			t.Errorf("N=%d: the count took %v, cancelled at 150 ms", n, took)
+		}
+		// The fake host batch ends at once: a batch of one task.
+		first, _, _ := strings.Cut(errOut.String(), "\n")
+		line := regexp.MustCompile(fmt.Sprintf(`^nqueens-gpu: N=%d eightfold: 0\.0%% \([01] of %d batches, [01] of %d tasks\), .*, elapsed 00:00:00, left about .* \(estimate\)$`,
+			n, want.Batches, want.TaskCount))
+		if code != exitInterrupted || !line.MatchString(first) {
+			t.Errorf("N=%d: exit %d, first line\n%q, want it to match\n%s", n, code, first, line)
+		}
 	}
 }

@@ -64,7 +64,11 @@ func runMergeWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 		}
 		srcs = append(srcs, s...)
 	}
-	m, err := job.MergeShards(srcs, h.plan)
+	plan := h.plan
+	if plan == nil {
+		plan = job.MakePlan
+	}
+	m, err := job.MergeShards(srcs, plan)
 	if err != nil {
 		printError(stderr, "merge: "+err.Error())
 		return exitRuntime

@@ -3,6 +3,7 @@ package burnside
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -139,5 +140,26 @@ func TestSymmetricHonoursContext(t *testing.T) {
 				t.Errorf("Symmetric(%d) returned %v after the cancel", tt.n, late)
 			}
 		})
+	}
+}
+
+// The half-turn search of a task stops within milliseconds once its stop
+// is set, wherever it is: at N=28 a task runs for seconds to minutes,
+// longer than a stopped count may wait for it. With the stop set from the
+// start, each of a sample of the tasks returns after stopEvery
+// backtracks, about a millisecond.
+func TestHalfTurnStopsInsideTask(t *testing.T) {
+	hs := newHalfSearch(28)
+	tasks := hs.tasks(2)
+	var stop atomic.Bool
+	stop.Store(true)
+	start := time.Now()
+	sampled := 0
+	for i := 0; i < len(tasks); i += 1000 {
+		hs.count(&tasks[i], &stop)
+		sampled++
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("%d stopped N=28 tasks took %v", sampled, took)
 	}
 }

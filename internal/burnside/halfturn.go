@@ -98,8 +98,14 @@ type halfTask struct {
 	weight uint64
 }
 
-// count returns the number of ways to complete t.s to a solution.
-func (hs halfSearch) count(t *halfTask) uint64 {
+// stopEvery is how many backtracks count makes between two looks at its
+// stop flag: a task of n = 28 runs for minutes, 2^16 backtracks for about
+// a millisecond.
+const stopEvery = 1 << 16
+
+// count returns the number of ways to complete t.s to a solution, or
+// stops with a partial count soon after stop is set.
+func (hs halfSearch) count(t *halfTask, stop *atomic.Bool) uint64 {
 	if t.nrows == 0 {
 		return 1
 	}
@@ -119,10 +125,17 @@ func (hs halfSearch) count(t *halfTask) uint64 {
 	}
 	var stack [nq.MaxN / 2]frame
 	var total uint64
+	pops := stopEvery
 	for {
 		if avail == 0 {
 			if lvl == 0 {
 				return total
+			}
+			if pops--; pops == 0 {
+				if stop.Load() {
+					return total
+				}
+				pops = stopEvery
 			}
 			lvl--
 			avail, s = stack[lvl].avail, stack[lvl].s
@@ -227,14 +240,18 @@ func halfTurn(ctx context.Context, n int) (uint64, error) {
 	}
 	workers = min(workers, len(tasks))
 	var next atomic.Int64
+	// stop is ctx's cancellation for the searches, which look at it
+	// inside a task: at n = 28 one runs for minutes.
+	var stop atomic.Bool
+	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 	sums := make([]uint64, workers)
 	work := func(w int) {
 		for {
 			i := next.Add(1) - 1
-			if i >= int64(len(tasks)) || ctx.Err() != nil {
+			if i >= int64(len(tasks)) || stop.Load() {
 				return
 			}
-			sums[w] += tasks[i].weight * hs.count(&tasks[i])
+			sums[w] += tasks[i].weight * hs.count(&tasks[i], &stop)
 		}
 	}
 	if workers == 1 {

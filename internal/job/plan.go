@@ -13,6 +13,7 @@
 package job
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -66,6 +67,13 @@ func taskKind(s nq.Spec) (kind string, k tasks.Kind) {
 // for boards (about 0.5 s for the 14 million symmetry boards of N=20 on
 // one core) and about a tenth of a CPU count for carry-chain frames.
 func MakePlan(s nq.Spec) (Plan, error) {
+	return MakePlanContext(context.Background(), s)
+}
+
+// MakePlanContext is MakePlan until ctx is cancelled: then it returns
+// ctx's error within milliseconds (the eightfold tasks of N=28 take more
+// than a minute to list).
+func MakePlanContext(ctx context.Context, s nq.Spec) (Plan, error) {
 	s = s.Normalize()
 	if err := s.Validate(); err != nil {
 		return Plan{}, err
@@ -80,16 +88,16 @@ func MakePlan(s nq.Spec) (Plan, error) {
 		d = tasks.Digest{Tasks: 1, Batches: 1, SHA256: sha256.Sum256(nil)}
 	case "frames":
 		p.Tasks = kind
-		d, err = tasks.DigestFrames(s.N, s.Batch)
+		d, err = tasks.DigestFramesContext(ctx, s.N, s.Batch)
 	case eightfoldTasks:
 		p.Tasks, p.Depth = kind, s.Depth
-		d, err = tasks.DigestEightfold(s.N, s.Depth, s.Batch)
+		d, err = tasks.DigestEightfoldContext(ctx, s.N, s.Depth, s.Batch)
 		// The host batch, last: the symmetric solutions (Spec.HostBatch).
 		d.Batches++
 		d.Tasks++
 	default:
 		p.Tasks, p.Depth = kind, s.Depth
-		d, err = tasks.DigestBoards(s.N, k, s.Depth, s.Batch)
+		d, err = tasks.DigestBoardsContext(ctx, s.N, k, s.Depth, s.Batch)
 	}
 	if err != nil {
 		return Plan{}, err

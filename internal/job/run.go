@@ -32,7 +32,10 @@ type Config struct {
 	Spec    nq.Spec
 	Shard   Shard
 	Workers []Worker
-	// Plan makes the plan of a spec; nil means MakePlan.
+	// Plan makes the plan of a spec; nil means the job's own: the
+	// recorded plan (KnownPlan) at once where there is one, checked
+	// against MakePlanContext while the workers count, else
+	// MakePlanContext. Either stops when the run's context is cancelled.
 	Plan func(nq.Spec) (Plan, error)
 	// NeedPlan asks for the plan (batch count, fingerprint) even without a
 	// checkpoint or a shard, for progress reports and the final check that
@@ -77,6 +80,10 @@ type Job struct {
 	planReady chan struct{} // closed when plan or planErr is set
 	plan      Plan
 	planErr   error
+	// known is set when the plan is the recorded one (KnownPlan), to be
+	// checked by Run; verified then receives the check's outcome.
+	known    bool
+	verified chan error
 
 	// resumed is what the checkpoint held when the job started.
 	resumed        *checkpoint
@@ -109,15 +116,18 @@ type Job struct {
 // reads the file and checks that it was made for the same job and shard:
 // a *CheckpointError otherwise, and the file is not touched.
 func New(cfg Config) (*Job, error) {
+	return NewContext(context.Background(), cfg)
+}
+
+// NewContext is New, whose plan (made at once with a checkpoint file)
+// stops when ctx is cancelled, with ctx's error.
+func NewContext(ctx context.Context, cfg Config) (*Job, error) {
 	spec := cfg.Spec.Normalize()
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
 	if len(cfg.Workers) == 0 && !spec.Whole() {
 		return nil, errors.New("job: no workers")
-	}
-	if cfg.Plan == nil {
-		cfg.Plan = MakePlan
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -154,7 +164,7 @@ func New(cfg Config) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	j.setPlan(cfg.Plan(j.spec))
+	j.setPlan(j.makePlan(ctx))
 	if j.planErr != nil {
 		return nil, j.planErr
 	}
@@ -181,6 +191,20 @@ func New(cfg Config) (*Job, error) {
 	}
 	opened = true
 	return j, nil
+}
+
+// makePlan makes the job's plan with Config.Plan, or else takes the
+// recorded one (marking it to be checked) or makes it with
+// MakePlanContext.
+func (j *Job) makePlan(ctx context.Context) (Plan, error) {
+	if j.cfg.Plan != nil {
+		return j.cfg.Plan(j.spec)
+	}
+	if p, ok := KnownPlan(j.spec); ok {
+		j.known = true
+		return p, nil
+	}
+	return MakePlanContext(ctx, j.spec)
 }
 
 func (j *Job) setPlan(p Plan, err error) {
@@ -365,9 +389,28 @@ func (j *Job) Run(ctx context.Context) (Result, error) {
 	stopClaims := context.AfterFunc(ctx, func() { j.stopped.Store(true) })
 	defer stopClaims()
 	if j.cfg.Checkpoint == "" && (j.cfg.NeedPlan || !j.cfg.Shard.Whole() || j.spec.HostBatch()) {
-		go func() { j.setPlan(j.cfg.Plan(j.spec)) }()
+		if p, ok := KnownPlan(j.spec); ok && j.cfg.Plan == nil {
+			// At once, so that progress reports have their total
+			// from the start.
+			j.known = true
+			j.setPlan(p, nil)
+		} else {
+			go func() { j.setPlan(j.makePlan(ctx)) }()
+		}
 	} else if j.cfg.Checkpoint == "" {
 		j.setPlan(Plan{}, errNoPlan)
+	}
+	if j.known {
+		// The recorded plan is checked while the workers count; a
+		// mismatch stops the claims and fails the run (below).
+		j.verified = make(chan error, 1)
+		go func() {
+			err := verifyPlan(ctx, j.spec, j.plan)
+			if err != nil && ctx.Err() == nil {
+				j.stopped.Store(true)
+			}
+			j.verified <- err
+		}()
 	}
 
 	var saveErr error
@@ -384,6 +427,11 @@ func (j *Job) Run(ctx context.Context) (Result, error) {
 			for {
 				select {
 				case <-tick.C:
+					if ctx.Err() != nil {
+						// Stopping: Run saves next, and must
+						// not wait for a save before it.
+						continue
+					}
 					if err := j.save(false); err != nil && j.cfg.Warn != nil {
 						j.cfg.Warn(fmt.Sprintf("writing checkpoint %s: %v (will try again)", j.cfg.Checkpoint, err))
 					}
@@ -403,13 +451,26 @@ func (j *Job) Run(ctx context.Context) (Result, error) {
 		host := make(chan error, 1)
 		go func() { host <- j.countHost(ctx) }()
 		err = j.runWorkers(ctx)
-		if herr := <-host; err == nil {
+		if herr := j.waitHost(ctx, host); err == nil {
 			err = herr
 		}
 	default:
 		err = j.runWorkers(ctx)
 	}
 	stopSaver()
+	if err == nil && j.verified != nil {
+		select {
+		case err = <-j.verified:
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+		if err != nil && ctx.Err() == nil {
+			// The task list is not the recorded one: the batches
+			// counted under its numbers mean nothing, and the
+			// checkpoint is not written again.
+			return j.result(false), err
+		}
+	}
 	if err == nil {
 		err = j.check()
 	}
@@ -450,6 +511,13 @@ func (j *Job) countHost(ctx context.Context) error {
 	}
 	i := 0
 	if !j.spec.Whole() {
+		// The plan may be in the making for a minute (a large N):
+		// a cancelled run does not wait for it.
+		select {
+		case <-j.planReady:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 		p, err := j.Plan()
 		if err != nil {
 			return err
@@ -564,6 +632,34 @@ func (j *Job) wait(ctx context.Context, wg *sync.WaitGroup) bool {
 	j.abandoned = true
 	j.dropped = j.claimed.count() - j.done.count()
 	return false
+}
+
+// waitHost waits for the outcome of countHost on host. Once ctx is
+// cancelled it waits at most Config.StopWait more, as wait does for the
+// workers; then the host batch is dropped (its late report ignored) and
+// ctx's error returned.
+func (j *Job) waitHost(ctx context.Context, host <-chan error) error {
+	select {
+	case err := <-host:
+		return err
+	case <-ctx.Done():
+	}
+	grace := j.cfg.StopWait
+	if grace <= 0 {
+		grace = DefaultStopWait
+	}
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case err := <-host:
+		return err
+	case <-t.C:
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.abandoned = true
+	j.dropped = j.claimed.count() - j.done.count()
+	return ctx.Err()
 }
 
 func (j *Job) anyAlive(alive []bool) bool {

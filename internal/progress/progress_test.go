@@ -67,8 +67,44 @@ func TestWords(t *testing.T) {
 			}
 		}
 	}
+	// A time left beyond what a time.Duration holds (N=28 at one task in
+	// 6 s: 656 years) is not written as 00:00:00 but as the most it holds.
+	slow := job.Status{DoneBatches: 1, TotalBatches: 108145970, DoneTasks: 1, TotalTasks: 3460670980, Elapsed: 6 * time.Second}
+	if got := r.line(slow); !strings.HasSuffix(got, ", left 106751d 23:47:16") {
+		t.Errorf("a time left of 656 years: %q", got)
+	}
 	if got := clock(49*time.Hour + 61*time.Second); got != "2d 01:01:01" {
 		t.Errorf("clock %q", got)
+	}
+}
+
+// With an estimate of the count's time, the time left is said from the
+// start of a count whose task list is known, as an estimate, until a rate
+// is measured; a resumed count's estimate is its share of the tasks left.
+func TestWordsEstimate(t *testing.T) {
+	r := &Reporter{o: Options{Prefix: "nqueens-gpu", Label: "N=26 eightfold", Estimate: 1000 * time.Hour}}
+	tests := []struct {
+		name string
+		st   job.Status
+		want string
+	}{
+		{"at the start", job.Status{TotalBatches: 94846244, TotalTasks: 1517539883, Elapsed: 2 * time.Second},
+			"0.0% (0 of 94846244 batches, 0 of 1517539883 tasks), no batch finished yet, elapsed 00:00:02, left about 41d 15:59:58 (estimate)"},
+		{"resumed, half done", job.Status{DoneBatches: 500, ResumedBatches: 500, TotalBatches: 1000, DoneTasks: 500, ResumedTasks: 500, TotalTasks: 1000, Elapsed: time.Hour},
+			"50.0% (500 of 1000 batches, 500 of 1000 tasks), 50.0% from earlier runs, no batch finished yet, elapsed 01:00:00, left about 20d 19:00:00 (estimate)"},
+		{"the host batch alone", job.Status{DoneBatches: 1, TotalBatches: 94846244, DoneTasks: 1, TotalTasks: 1517539883, Elapsed: 6 * time.Second},
+			"0.0% (1 of 94846244 batches, 1 of 1517539883 tasks), 0.167 tasks/s, elapsed 00:00:06, left about 41d 15:59:53 (estimate)"},
+		{"too few batches", job.Status{DoneBatches: 3, TotalBatches: 5000000, DoneTasks: 3, TotalTasks: 5000000, Elapsed: 10 * time.Second},
+			"0.0% (3 of 5000000 batches, 3 of 5000000 tasks), 0.3 tasks/s, elapsed 00:00:10, left about 41d 15:59:47 (estimate)"},
+		{"measured", job.Status{DoneBatches: 4, TotalBatches: 5000000, DoneTasks: 4, TotalTasks: 5000000, Elapsed: 10 * time.Second},
+			"0.0% (4 of 5000000 batches, 4 of 5000000 tasks), 0.4 tasks/s, elapsed 00:00:10, left 144d 16:13:10"},
+		{"listing the tasks", job.Status{Elapsed: 3 * time.Second},
+			"listing the tasks, 0 batches done, no batch finished yet, elapsed 00:00:03"},
+	}
+	for _, tt := range tests {
+		if got := r.line(tt.st); got != "nqueens-gpu: N=26 eightfold: "+tt.want {
+			t.Errorf("%s: line\n%q, want\n%q", tt.name, got, "nqueens-gpu: N=26 eightfold: "+tt.want)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"context"
 	"fmt"
 	"math/bits"
 	"runtime"
@@ -143,13 +144,23 @@ func (b Border) prefilled(n int) uint32 {
 // Which member of an orbit is its canonical border, and so the orientation
 // in which the search runs, is orient's choice.
 func EightfoldBorders(n, split int) ([]Border, error) {
+	return eightfoldBorders(context.Background(), n, split)
+}
+
+// eightfoldBorders is EightfoldBorders; it returns ctx's error once ctx
+// is cancelled (orienting the borders takes seconds from N=26 on).
+func eightfoldBorders(ctx context.Context, n, split int) ([]Border, error) {
 	if n < 5 || n > 28 {
 		return nil, fmt.Errorf("tasks: no eightfold borders for N=%d", n)
 	}
 	if split < 0 {
 		return nil, fmt.Errorf("tasks: eightfold split %d is negative", split)
 	}
-	out := append([]Border(nil), orbitBorders(n)...)
+	ob, err := orbitBorders(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	out := append([]Border(nil), ob...)
 	plans := make([]borderPlan, len(out))
 	for i, b := range out {
 		plans[i] = planBorder(n, split, b)
@@ -181,15 +192,19 @@ var orbits struct {
 	m map[int]*orbitList
 }
 
+// orbitList is the orbits of one N: b once found; mu is held while they
+// are being found, so that they are found once.
 type orbitList struct {
-	once sync.Once
-	b    []Border
+	mu sync.Mutex
+	b  []Border
 }
 
 // orbitBorders returns one border per orbit of n's valid border patterns,
 // oriented by orient, with its weight, in a fixed order. The slice is
-// shared: callers copy it before changing it.
-func orbitBorders(n int) []Border {
+// shared: callers copy it before changing it. Once ctx is cancelled it
+// returns ctx's error (within one border's orientation) and keeps
+// nothing: the next call starts again.
+func orbitBorders(ctx context.Context, n int) ([]Border, error) {
 	orbits.Lock()
 	if orbits.m == nil {
 		orbits.m = map[int]*orbitList{}
@@ -200,8 +215,16 @@ func orbitBorders(n int) []Border {
 		orbits.m[n] = e
 	}
 	orbits.Unlock()
-	e.once.Do(func() { e.b = findOrbits(n) })
-	return e.b
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.b == nil {
+		b, err := findOrbits(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		e.b = b
+	}
+	return e.b, nil
 }
 
 // OrbitBorder returns the canonical border of the orbit of border b (any
@@ -245,13 +268,17 @@ func (b Border) inside(n int) bool {
 
 // findOrbits lists the orbits of n's valid border patterns: each by its
 // member that rank prefers, with its weight, in the loops' order, and then
-// oriented by orient (on all cores: they are independent).
-func findOrbits(n int) []Border {
+// oriented by orient (on all cores: they are independent), or returns
+// ctx's error once ctx is cancelled.
+func findOrbits(ctx context.Context, n int) ([]Border, error) {
 	var out []Border
 	// The loops skip at once what valid would reject: two queens in one
 	// column or row, and a corner queen that only one of its two lines
 	// records.
 	for top := 0; top < n; top++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		for bottom := 0; bottom < n; bottom++ {
 			if bottom == top {
 				continue
@@ -288,7 +315,7 @@ func findOrbits(n int) []Border {
 		}
 	}
 	if n < orientMinN {
-		return out
+		return out, nil
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -296,13 +323,16 @@ func findOrbits(n int) []Border {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < len(out); i = int(next.Add(1) - 1) {
+			for i := int(next.Add(1) - 1); i < len(out) && ctx.Err() == nil; i = int(next.Add(1) - 1) {
 				out[i] = orient(n, out[i])
 			}
 		}()
 	}
 	wg.Wait()
-	return out
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // borderPlan is how the search of a border's tasks runs.
@@ -475,13 +505,21 @@ func DefaultSplit(n int) int {
 // emit returns, so emit must copy what it keeps. An error from emit stops
 // the enumeration and is returned.
 func EnumerateEightfold(n, split, batch int, emit func(*Eightfold) error) error {
-	return enumerateEightfold(n, split, batch, nil, emit)
+	return enumerateEightfold(context.Background(), n, split, batch, nil, emit)
 }
 
-// enumerateEightfold is EnumerateEightfold, feeding dig (if not nil) with
-// each border and task as they come.
-func enumerateEightfold(n, split, batch int, dig *eightfoldDigester, emit func(*Eightfold) error) error {
-	borders, err := EightfoldBorders(n, split)
+// EnumerateEightfoldContext is EnumerateEightfold until ctx is cancelled:
+// then it returns ctx's error within milliseconds (it looks at ctx while
+// it orients the borders and before each border's tasks, about 50
+// thousand at N=26).
+func EnumerateEightfoldContext(ctx context.Context, n, split, batch int, emit func(*Eightfold) error) error {
+	return enumerateEightfold(ctx, n, split, batch, nil, emit)
+}
+
+// enumerateEightfold is EnumerateEightfoldContext, feeding dig (if not
+// nil) with each border and task as they come.
+func enumerateEightfold(ctx context.Context, n, split, batch int, dig *eightfoldDigester, emit func(*Eightfold) error) error {
+	borders, err := eightfoldBorders(ctx, n, split)
 	if err != nil {
 		return err
 	}
@@ -491,6 +529,9 @@ func enumerateEightfold(n, split, batch int, dig *eightfoldDigester, emit func(*
 	e := efEnum{n: n, batch: batch, emit: emit, dig: dig, out: &Eightfold{N: n, Split: split}}
 	e.high = ^uint32(0) << n
 	for _, b := range borders {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		e.pl = planBorder(n, split, b)
 		for r := range e.cols[:n] {
 			e.cols[r] = NoQueen

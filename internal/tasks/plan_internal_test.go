@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"testing"
 )
@@ -64,7 +65,7 @@ func TestEightfoldDigester(t *testing.T) {
 		w := &eightfoldDigester{n: c.n, h: sha256.New()}
 		var cols []uint8
 		var weights []byte
-		err := enumerateEightfold(c.n, c.split, 100, w, func(e *Eightfold) error {
+		err := enumerateEightfold(context.Background(), c.n, c.split, 100, w, func(e *Eightfold) error {
 			cols = append(cols, e.Cols...)
 			for i := 0; i < e.Len(); i++ {
 				weights = append(weights, byte(e.Weight(i)))
