@@ -100,6 +100,9 @@ func (b *Backend) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Opt
 		perTask = 8 + 8 + 4 + 4 // left, right, down, meta
 	}
 	capTasks := slotBytes / perTask
+	if opt.MaxTasks > 0 {
+		capTasks = min(capTasks, opt.MaxTasks)
+	}
 
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()

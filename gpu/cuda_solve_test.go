@@ -5,6 +5,8 @@ package gpu
 import (
 	"context"
 	"fmt"
+	"os"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -31,17 +33,37 @@ var variants = []struct {
 	{"eightfold", nq.Eightfold, Options{}},
 	{"eightfold-static", nq.Eightfold, Options{Variant: Static}},
 	{"eightfold-static-64", nq.Eightfold, Options{Variant: Static, Threads: 64}},
+	// Many launches per N, both slots in turn: at most 64 tasks a launch
+	// (a whole batch at least).
+	{"eightfold-launches", nq.Eightfold, Options{MaxTasks: 64, Batch: 16}},
+	{"symmetry-dynamic-launches", nq.Symmetry, Options{Dynamic: true, MaxTasks: 64, Batch: 16}},
 }
 
-// Every kernel counts N=4..14 (those split into tasks) exactly as the CPU
+// testMaxN is the largest N of TestSolveMatchesCPU: NQUEENS_TEST_MAXN, or
+// 14 (a simulated GPU takes minutes from N=11).
+func testMaxN(t *testing.T) int {
+	s := os.Getenv("NQUEENS_TEST_MAXN")
+	if s == "" {
+		return 14
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > 14 {
+		t.Fatalf("NQUEENS_TEST_MAXN=%q: want 1 to 14", s)
+	}
+	return n
+}
+
+// Every kernel counts N=4..14 (NQUEENS_TEST_MAXN; those split into
+// tasks) exactly as the CPU
 // path does (C2, C4, C8),
 // at the default depth and at a small one, and its _nodes twin counts the
 // same and as many nodes as the C search on the host.
 func TestSolveMatchesCPU(t *testing.T) {
 	b := openOrSkip(t)
 	ctx := context.Background()
+	maxN := testMaxN(t)
 	for _, v := range variants {
-		for n := 1; n <= 14; n++ {
+		for n := 1; n <= maxN; n++ {
 			for _, depth := range []int{0, 3} {
 				if depth != 0 && (v.algo == nq.CarryChain || depth > n-1) {
 					continue

@@ -74,7 +74,10 @@ func TestDevices(t *testing.T) {
 	}
 	d, err := Driver()
 	t.Logf("driver: %+v (CUDA %s), err %v", d, d.CUDAVersion(), err)
-	if err != nil || d.CUDA <= 0 || d.Library == "" || d.Version == "" {
+	// The kernel module's version comes from /proc/driver/nvidia/version,
+	// which gVisor (the H200 host) and a simulator do not have.
+	_, loaded := readModuleVersion()
+	if err != nil || d.CUDA <= 0 || d.Library == "" || (loaded && d.Version == "") {
 		t.Errorf("Driver on a GPU host: %+v, %v", d, err)
 	}
 }

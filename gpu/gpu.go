@@ -145,6 +145,10 @@ type Tuning struct {
 	// measured throughput, and never falls below many tasks per resident
 	// thread (launchPlanner).
 	LaunchTime time.Duration
+	// MaxTasks, if positive, caps the tasks of a launch below what a
+	// slot holds (a launch still takes at least one whole batch): for
+	// tests that need several launches per N, such as the simulator's.
+	MaxTasks int
 	// Variant selects the kernel of the algorithm by its variant (see
 	// Variants); an algorithm without that variant is an error. Empty
 	// means the shortcuts below, or Static.
@@ -180,10 +184,11 @@ type Options struct {
 	// Done, if not nil, is called after each launch with the indexes of the
 	// batches it covered and their summed partials (see nq.Reduce).
 	Done func(batches []int, p nq.Partial)
-	// Threads, LaunchTime, Variant, Dynamic and SharedStack are those of
+	// Threads, LaunchTime, MaxTasks, Variant, Dynamic and SharedStack are those of
 	// Tuning.
 	Threads     int
 	LaunchTime  time.Duration
+	MaxTasks    int
 	Variant     Variant
 	Dynamic     bool
 	SharedStack bool

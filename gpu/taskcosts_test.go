@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"bufio"
+	_ "embed"
 	"flag"
 	"fmt"
 	"math"
@@ -74,15 +75,17 @@ type taskCosts struct {
 	q      []float64
 }
 
+// taskCostsData is the file as this test binary was built with it, so
+// that the binary runs anywhere (the GPU bundle runs it away from the
+// sources).
+//
+//go:embed testdata/taskcosts.tsv
+var taskCostsData string
+
 // readTaskCosts reads the file.
 func readTaskCosts(t testing.TB) []taskCosts {
-	f, err := os.Open(taskCostsFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var rows []taskCosts
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(strings.NewReader(taskCostsData))
 	for sc.Scan() {
 		line := sc.Text()
 		if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "algo\t") {

@@ -36,6 +36,7 @@ func (c *countFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.depth, "depth", 0, "rows of the partial boards; absent: chosen from N and the GPUs")
 	fs.IntVar(&c.tune.Threads, "gpu-threads", 0, "GPU threads per block; absent: the default")
 	fs.DurationVar(&c.tune.LaunchTime, "gpu-launch", 0, "kernel time per GPU launch; absent: the default")
+	fs.IntVar(&c.tune.MaxTasks, "gpu-max-tasks", 0, "at most this many tasks per GPU launch (for tests); absent: what a launch buffer holds")
 	fs.BoolVar(&c.tune.Dynamic, "gpu-dynamic", false, "symmetry kernel with dynamic fetching")
 	fs.BoolVar(&c.tune.SharedStack, "gpu-smem", false, "dynamic symmetry kernel, stacks in shared memory")
 	fs.Func("gpu-variant", "the GPU kernel variant: static, dynamic or smem", func(s string) error {
@@ -74,6 +75,9 @@ func (c *countFlags) sizes(set map[string]bool, missingN string) (lo, hi int, er
 	}
 	if set["gpu-launch"] && c.tune.LaunchTime == 0 {
 		return 0, 0, usageErrorf("invalid -gpu-launch 0s: give a time from 1ms to 10s, or leave the flag out for the default")
+	}
+	if set["gpu-max-tasks"] && c.tune.MaxTasks <= 0 {
+		return 0, 0, usageErrorf("invalid -gpu-max-tasks %d: give a positive number of tasks, or leave the flag out", c.tune.MaxTasks)
 	}
 	if err := gpu.CheckTuning(c.tune.Threads, c.tune.LaunchTime); err != nil {
 		return 0, 0, usageErrorf("invalid -gpu-threads or -gpu-launch: %v", err)

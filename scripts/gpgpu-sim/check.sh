@@ -12,11 +12,15 @@
 #      CPU: every N's Total, Unique, C1, C2, C4 and C8, and "backend":"gpu";
 #   2. BIN check -n 4-10 -device 0,cpu -require-gpu (the GPU's eightfold and
 #      symmetry kernels next to the CPU's and the published table);
-#   3. unless GPUSIM_VARIANTS=0: the other kernels, each as in 1 with
-#      -n 4-GPUSIM_VARIANTS_MAX (default 10): -gpu-variant static,
-#      -algo symmetry with -gpu-variant static, dynamic and smem,
-#      -algo carrychain, and each of these and the default with -gpu-nodes
-#      (the _nodes twins).
+#   3. unless GPUSIM_VARIANTS=0: the gpu package's tests on the simulated
+#      GPU (TestSolveMatchesCPU for N=1..GPUSIM_TEST_MAXN, default 7: every
+#      variant, several launches per N, nodes against the host's C search;
+#      TestLaunch, TestOpenLoadsModules, TestDevices), then the other
+#      kernels, each as in 1 with -n 4-GPUSIM_VARIANTS_MAX (default 11):
+#      -gpu-variant static, -algo symmetry with -gpu-variant static,
+#      dynamic and smem, -algo carrychain; and each of these and the
+#      default with -gpu-nodes (the _nodes twins), -n 4-GPUSIM_NODES_MAX
+#      (default 10).
 # It exits 1 on any wrong count or failed run. The simulator's own output
 # goes to files in the folder (kept when the check fails; KEEP=1 keeps it
 # always).
@@ -26,7 +30,8 @@ repo=$(cd "$here/../.." && pwd)
 bin=$(cd "$repo" && realpath -m "${1:-bin/nqueens-gpu}")
 clusters=${GPGPUSIM_CLUSTERS:-4}
 variants=${GPUSIM_VARIANTS:-1}
-vmax=${GPUSIM_VARIANTS_MAX:-10}
+vmax=${GPUSIM_VARIANTS_MAX:-11}
+nmax=${GPUSIM_NODES_MAX:-10}
 
 log() { printf 'gpusim-check: %s\n' "$*" >&2; }
 
@@ -102,6 +107,23 @@ else
 	sed 's/^/  /' check.txt
 	failed=1
 fi
+# The gpu package's own tests on the simulated GPU: every kernel variant,
+# with small launches too (several per N, both slots), N=1..GPUSIM_TEST_MAXN
+# at two depths, counts against the CPU path and nodes against the host's
+# C search (TestSolveMatchesCPU), the modules, a launch of 64-bit values
+# (TestLaunch) and the device listing. Needs Go.
+if [ "$variants" != 0 ] && command -v go >/dev/null; then
+	t0=$(date +%s)
+	(cd "$repo" && CGO_CFLAGS="-I$repo/gpu/cudacompat ${CGO_CFLAGS:-}" go test -c -tags cuda -o "$run/gpu.test" ./gpu)
+	if GPGPUSIM_STDOUT="$run/sim-gotest.log" NQUEENS_REQUIRE_GPU=1 NQUEENS_TEST_MAXN=${GPUSIM_TEST_MAXN:-7} \
+		"$run/gpu.test" -test.run 'TestSolveMatchesCPU|TestLaunch$|TestOpenLoadsModules|TestDevices' >gotest.txt 2>&1; then
+		printf 'PASS %-44s -n 1-%s  %3d s\n' "go test ./gpu on the simulated GPU" "${GPUSIM_TEST_MAXN:-7}" $(($(date +%s) - t0))
+	else
+		printf 'FAIL %-44s\n' "go test ./gpu on the simulated GPU"
+		grep -E -- '--- FAIL|_test.go' gotest.txt | sed 's/^/  /' | head -20
+		failed=1
+	fi
+fi
 if [ "$variants" != 0 ]; then
 	i=0
 	for args in "-gpu-variant static" "-algo symmetry -gpu-variant static" "-algo symmetry -gpu-variant dynamic" \
@@ -110,9 +132,9 @@ if [ "$variants" != 0 ]; then
 		# shellcheck disable=SC2086
 		count "v$i" "4-$vmax" $args
 		# shellcheck disable=SC2086
-		count "v$i-nodes" "4-$vmax" $args -gpu-nodes
+		count "v$i-nodes" "4-$nmax" $args -gpu-nodes
 	done
-	count nodes "4-$vmax" -gpu-nodes
+	count nodes "4-$nmax" -gpu-nodes
 fi
 log "$([ $failed = 0 ] && echo passed || echo FAILED) in $(($(date +%s) - start)) s on GPGPU-Sim (SM7_QV100, $clusters SMs)"
 [ $failed = 0 ] && ok=1
