@@ -24,6 +24,7 @@
 #   make bench-json record a CPU bench JSON file into docs/bench/ (nqueens-gpu bench)
 #   make bench-doc  regenerate docs/benchmarks.md and docs/bench/time.svg from docs/bench/*.json
 #   make gpusim-check  the CUDA binary counting on GPGPU-Sim, a simulated GPU
+#   make gpusim-speed  simulated cycles per SM, ours next to the ygch peer (N=11 12, SMS=4)
 #                   (no GPU needed; builds the simulator first, about 5 min
 #                   once; scripts/gpgpu-sim/check.sh, docs/gpu.md)
 #   make clean
@@ -115,7 +116,7 @@ PTX_ENV    = NVCC='$(NVCC)' NVCC_FLAGS='$(NVCC_ALL)'
 
 BIN      := bin/nqueens-gpu
 
-.PHONY: all build gpu cpu test cuda-deps ptx ptx-check test-cuda bundle bench-cpu bench-json bench-doc gpusim-check clean FORCE
+.PHONY: all build gpu cpu test cuda-deps ptx ptx-check test-cuda bundle bench-cpu bench-json bench-doc gpusim-check gpusim-speed clean FORCE
 
 all: build
 
@@ -238,6 +239,15 @@ bench-doc:
 # API). GPUSIM_VARIANTS=0 runs only the default kernel and check.
 gpusim-check: gpu
 	bash scripts/gpgpu-sim/check.sh $(BIN)
+
+# Simulated speed per SM, side by side (a simulation, not a measurement):
+# the default GPU count next to the ygch peer at its pre-placed rows, on
+# GPGPU-Sim's V100 config cut to SMS SMs: cycles, instructions, IPC,
+# occupancy, dependency waits, bank stalls, ours/peer.
+N   ?= 11 12
+SMS ?= 4
+gpusim-speed: gpu
+	SMS=$(SMS) bash scripts/gpgpu-sim/speed.sh $(N)
 
 clean:
 	rm -rf bin bundle

@@ -272,8 +272,13 @@ func TestCloseTwice(t *testing.T) {
 //		if (i >= n)
 //			return;
 //		out[i] = (unsigned long long)(base + (long long)i * step);
-//		atomicAdd(sum, (unsigned long long)i);
+//		atomicAdd(sum, (unsigned long long)i + 0x100000000ull);
 //	}
+//
+// with the add of the 64-bit immediate 2^32 written by hand as nvcc
+// writes it: GPGPU-Sim's parser kept only the low 32 bits of such an
+// immediate (scripts/gpgpu-sim/ptx-imm64-rewrite.py), which this test,
+// run on the simulator by make gpusim-check, would see in the sum.
 const selftestPTX = `.version 7.8
 .target sm_70
 .address_size 64
@@ -288,7 +293,7 @@ const selftestPTX = `.version 7.8
 {
 	.reg .pred 	%p<2>;
 	.reg .b32 	%r<7>;
-	.reg .b64 	%rd<13>;
+	.reg .b64 	%rd<14>;
 
 	ld.param.u64 	%rd1, [nq_selftest_param_0];
 	ld.param.u64 	%rd2, [nq_selftest_param_1];
@@ -311,7 +316,8 @@ const selftestPTX = `.version 7.8
 	add.s64 	%rd10, %rd4, %rd9;
 	st.global.u64 	[%rd10], %rd8;
 	cvta.to.global.u64 	%rd11, %rd2;
-	atom.global.add.u64 	%rd12, [%rd11], %rd6;
+	add.s64 	%rd13, %rd6, 4294967296;
+	atom.global.add.u64 	%rd12, [%rd11], %rd13;
 
 $L__BB0_2:
 	ret;
@@ -366,7 +372,7 @@ func TestLaunch(t *testing.T) {
 			t.Fatalf("out[%d] = %d, want %d", i, int64(v), int64(want))
 		}
 	}
-	if want := uint64(n * (n - 1) / 2); sum != want {
+	if want := uint64(n*(n-1)/2) + n<<32; sum != want {
 		t.Errorf("sum = %d, want %d", sum, want)
 	}
 }

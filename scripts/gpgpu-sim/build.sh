@@ -13,6 +13,8 @@
 #   gpgpu-sim-dev-6b244a5d.tar.xz  the simulator's source (BSD licence)
 #   gpgpu-sim.patch                fixes for this toolchain (GCC 12, bison 3.8)
 #   ptx-shf-rewrite.py             rewrites PTX instructions the parser lacks
+#                                  (and ours, ptx-imm64-rewrite.py, after it:
+#                                  64-bit immediates)
 # and from here: driver-api.patch (ours: the driver API, see its new file
 # libcuda/nqueens_driver_api.cc).
 #
@@ -56,6 +58,15 @@ dir=$(cd "$dir" && pwd)
 src=$dir/src
 ours=$here/driver-api.patch
 cp "$tools/ptx-shf-rewrite.py" "$dir/ptx-shf-rewrite.py"
+# Ours after the shared one: 64-bit immediates, whose high words the
+# simulator's parser drops (ptx-imm64-rewrite.py says how it was found).
+cp "$here/ptx-imm64-rewrite.py" "$dir/ptx-imm64-rewrite.py"
+cat >"$dir/ptx-rewrite.sh" <<EOS
+#!/bin/sh
+# The PTX rewrites of a module before GPGPU-Sim parses it (scripts/gpgpu-sim/build.sh).
+python3 '$dir/ptx-shf-rewrite.py' "\$@" && python3 '$dir/ptx-imm64-rewrite.py' "\$@"
+EOS
+chmod +x "$dir/ptx-rewrite.sh"
 
 need=""
 for p in bison flex makedepend; do command -v $p >/dev/null || need=1; done
@@ -122,7 +133,7 @@ cat >"$dir/env.sh" <<EOS
 # interconnect file it names), e.g. \$GPGPUSIM_CONFIGS/SM7_QV100/*.
 export NQUEENS_LIBCUDA='$lib/libcudart.so'
 export CUDA_INSTALL_PATH='$cuda'      # the module loader runs its bin/ptxas
-export GPGPUSIM_PTX_REWRITE='python3 $dir/ptx-shf-rewrite.py'
+export GPGPUSIM_PTX_REWRITE='$dir/ptx-rewrite.sh'
 export PTX_SIM_MODE_FUNC=\${PTX_SIM_MODE_FUNC:-0}   # 0: cycle-level (exact shuffles); 1: functional only (its shfl is wrong)
 export GPGPUSIM_CONFIGS='$src/configs/tested-cfgs'
 EOS

@@ -13,7 +13,7 @@
 #   2. BIN check -n 4-10 -device 0,cpu -require-gpu (the GPU's eightfold and
 #      symmetry kernels next to the CPU's and the published table);
 #   3. unless GPUSIM_VARIANTS=0: the gpu package's tests on the simulated
-#      GPU (TestSolveMatchesCPU for N=1..GPUSIM_TEST_MAXN, default 7: every
+#      GPU (TestSolveMatchesCPU for N=1..GPUSIM_TEST_MAXN, default 6: every
 #      variant, several launches per N, nodes against the host's C search;
 #      TestLaunch, TestOpenLoadsModules, TestDevices), then the other
 #      kernels, each as in 1 with -n 4-GPUSIM_VARIANTS_MAX (default 11):
@@ -115,9 +115,9 @@ fi
 if [ "$variants" != 0 ] && command -v go >/dev/null; then
 	t0=$(date +%s)
 	(cd "$repo" && CGO_CFLAGS="-I$repo/gpu/cudacompat ${CGO_CFLAGS:-}" go test -c -tags cuda -o "$run/gpu.test" ./gpu)
-	if GPGPUSIM_STDOUT="$run/sim-gotest.log" NQUEENS_REQUIRE_GPU=1 NQUEENS_TEST_MAXN=${GPUSIM_TEST_MAXN:-7} \
+	if GPGPUSIM_STDOUT="$run/sim-gotest.log" NQUEENS_REQUIRE_GPU=1 NQUEENS_TEST_MAXN=${GPUSIM_TEST_MAXN:-6} \
 		"$run/gpu.test" -test.run 'TestSolveMatchesCPU|TestLaunch$|TestOpenLoadsModules|TestDevices' >gotest.txt 2>&1; then
-		printf 'PASS %-44s -n 1-%s  %3d s\n' "go test ./gpu on the simulated GPU" "${GPUSIM_TEST_MAXN:-7}" $(($(date +%s) - t0))
+		printf 'PASS %-44s -n 1-%s  %3d s\n' "go test ./gpu on the simulated GPU" "${GPUSIM_TEST_MAXN:-6}" $(($(date +%s) - t0))
 	else
 		printf 'FAIL %-44s\n' "go test ./gpu on the simulated GPU"
 		grep -E -- '--- FAIL|_test.go' gotest.txt | sed 's/^/  /' | head -20
