@@ -59,7 +59,7 @@ stats() {
 	k > skip && /^Stall:/ {
 		for (f = 1; f <= NF; f++) { split($f, kv, ":"); tot += kv[2]; if (kv[1] == "W0_Scoreboard") dep += kv[2] }
 	}
-	k > skip && /gpgpu_n_shmem_bkconflict|^gpgpu_n_shmem_bank_access|shmem_bkconflict/ { bank = $NF }
+	k > skip && /^gpgpu_stall_shd_mem\[s_mem\]\[bk_conf\]/ { bank = $NF }
 	END { printf "%d %d %.1f %s %.0f%% %s\n", c, i, (c ? i / c : 0), occ, (tot ? 100 * dep / tot : 0), bank }' "$1"
 }
 
