@@ -616,11 +616,7 @@ func (j *Job) wait(ctx context.Context, wg *sync.WaitGroup) bool {
 	case <-ctx.Done():
 	}
 	j.stopped.Store(true)
-	grace := j.cfg.StopWait
-	if grace <= 0 {
-		grace = DefaultStopWait
-	}
-	t := time.NewTimer(grace)
+	t := time.NewTimer(j.stopWait())
 	defer t.Stop()
 	select {
 	case <-finished:
@@ -634,6 +630,15 @@ func (j *Job) wait(ctx context.Context, wg *sync.WaitGroup) bool {
 	return false
 }
 
+// stopWait is how long a stopped job waits for a batch in hand:
+// Config.StopWait, or DefaultStopWait.
+func (j *Job) stopWait() time.Duration {
+	if j.cfg.StopWait > 0 {
+		return j.cfg.StopWait
+	}
+	return DefaultStopWait
+}
+
 // waitHost waits for the outcome of countHost on host. Once ctx is
 // cancelled it waits at most Config.StopWait more, as wait does for the
 // workers; then the host batch is dropped (its late report ignored) and
@@ -644,11 +649,7 @@ func (j *Job) waitHost(ctx context.Context, host <-chan error) error {
 		return err
 	case <-ctx.Done():
 	}
-	grace := j.cfg.StopWait
-	if grace <= 0 {
-		grace = DefaultStopWait
-	}
-	t := time.NewTimer(grace)
+	t := time.NewTimer(j.stopWait())
 	defer t.Stop()
 	select {
 	case err := <-host:
