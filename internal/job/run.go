@@ -379,10 +379,13 @@ var ErrIncomplete = errors.New("job: batches are missing")
 // is written and ctx's error returned with the partial result.
 func (j *Job) Run(ctx context.Context) (Result, error) {
 	defer j.Close()
-	j.mu.Lock()
-	j.started = j.cfg.Now()
-	j.mu.Unlock()
+	start := func() {
+		j.mu.Lock()
+		j.started = j.cfg.Now()
+		j.mu.Unlock()
+	}
 	if j.resumed != nil && j.resumed.body.Complete {
+		start()
 		return j.result(true), nil
 	}
 	// Once ctx is cancelled no batch is handed out any more.
@@ -400,6 +403,9 @@ func (j *Job) Run(ctx context.Context) (Result, error) {
 	} else if j.cfg.Checkpoint == "" {
 		j.setPlan(Plan{}, errNoPlan)
 	}
+	// Started after a recorded plan is set, so that a status with an
+	// elapsed time has its total.
+	start()
 	if j.known {
 		// The recorded plan is checked while the workers count; a
 		// mismatch stops the claims and fails the run (below).
