@@ -103,17 +103,10 @@ func EightfoldTask(b *tasks.Eightfold, i int) (completions, nodes uint64) {
 // task's placed queens attack on level j+1 (from bit efCol) and, in bits
 // 0..5, the rows from level j to level j+1.
 func efTable(left, right uint64, down, meta uint32, sc *efScratch) (levels int, f0 uint64) {
-	levels = int(meta & 0xff)
-	skipA, skipB := int(meta>>8&0xff), int(meta>>16&0xff)
+	levels = tasks.EightfoldLevels(meta)
 	k := uint(0)
 	for j := 0; j < levels-1; j++ {
-		s := uint(1)
-		if j == skipA {
-			s++
-		}
-		if j == skipB {
-			s++
-		}
+		s := tasks.EightfoldShift(meta, j)
 		k += s
 		fixed := uint32(left<<k>>32) | uint32(right>>k)
 		sc.tab[uint8(j)] = uint64(fixed)<<efCol | uint64(s)

@@ -173,19 +173,12 @@ func (r *reservoir) batch(count int) {
 // efKnuth estimates the nodes of an eightfold task's search (its words
 // and Meta as tasks.Eightfold lays them out) from walks random walks.
 func efKnuth(left, right uint64, down, meta uint32, walks int, rng *rand.Rand) float64 {
-	levels := int(meta & 0xff)
-	skipA, skipB := int(meta>>8&0xff), int(meta>>16&0xff)
+	levels := tasks.EightfoldLevels(meta)
 	var fixed [32]uint32
 	var shift [32]uint
 	k := uint(0)
 	for j := 0; j < levels-1; j++ {
-		s := uint(1)
-		if j == skipA {
-			s++
-		}
-		if j == skipB {
-			s++
-		}
+		s := tasks.EightfoldShift(meta, j)
 		k += s
 		shift[j] = s
 		fixed[j] = uint32(left<<k>>32) | uint32(right>>k) // the attacks on level j+1

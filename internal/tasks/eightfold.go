@@ -405,6 +405,24 @@ func lineWords(qr, qc, row int, l, r uint64, d uint32) (uint64, uint64, uint32) 
 	return l, r, d
 }
 
+// EightfoldLevels is J, the levels the search of a task fills, from its
+// Meta word (see Eightfold).
+func EightfoldLevels(meta uint32) int { return int(meta & 0xff) }
+
+// EightfoldShift is the rows from level j to level j+1 of a task with Meta
+// word meta: 1, plus one for each pre-filled row between them (SkipA == j,
+// SkipB == j; see Eightfold).
+func EightfoldShift(meta uint32, j int) uint {
+	s := uint(1)
+	if j == int(meta>>8&0xff) {
+		s++
+	}
+	if j == int(meta>>16&0xff) {
+		s++
+	}
+	return s
+}
+
 // Eightfold is a batch of eightfold tasks of one N as flat arrays, the
 // layout the kernels read (kernels/eightfold.cu). Task i is a canonical
 // border (see EightfoldBorders) with the first rows it leaves empty filled
