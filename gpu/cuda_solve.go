@@ -76,8 +76,8 @@ func (b *Backend) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Opt
 	// opt-in).
 	var fitErr error
 	err = b.ctx.Do("size the launches of "+tune.kernelName(), func() {
-		sh := b.ctx.sharedShapeOf(b.ctx.Function(tune.kernelName()))
-		tune.threads, tune.sharedBytes, fitErr = fitShared(kernel.sharedBytes, n, depth, opt.Threads, sh)
+		tune.shared = b.ctx.sharedShapeOf(b.ctx.Function(tune.kernelName()))
+		tune.threads, tune.sharedBytes, fitErr = fitShared(kernel.sharedBytes, n, depth, opt.Threads, tune.shared)
 	})
 	if err == nil && fitErr != nil {
 		err = fmt.Errorf("gpu: %w", fitErr)
@@ -148,8 +148,9 @@ type launchTuning struct {
 	kernel      *kernelSpec
 	threads     int
 	target      time.Duration
-	sharedBytes int  // dynamic shared memory per block (kernel.sharedBytes)
-	nodes       bool // the kernel's _nodes twin
+	sharedBytes int         // dynamic shared memory per block (kernel.sharedBytes)
+	shared      sharedShape // the kernel's static shared memory and the GPU's limit
+	nodes       bool        // the kernel's _nodes twin
 }
 
 // kernelName is the PTX entry that tune runs.
@@ -189,7 +190,7 @@ func (b *Backend) consume(ctx context.Context, n, depth, perTask, capTasks int, 
 	target *atomic.Int64, groups <-chan *group, done func([]int, nq.Partial)) (nq.Partial, uint64, error) {
 	f := b.ctx.Function(tune.kernelName())
 	kernel := kernelFunc(f)
-	allowShared(f, b.ctx.sharedShapeOf(f), tune.sharedBytes)
+	allowShared(f, tune.shared, tune.sharedBytes)
 	// A fetching kernel's grid fills the GPU once: as many blocks as its
 	// SMs keep resident, or fewer for a small launch.
 	resident := residentBlocks(f, tune.threads, tune.sharedBytes, b.info.SMs)

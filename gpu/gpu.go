@@ -244,11 +244,12 @@ func fitShared(bytes func(n, depth, threads int) int, n, depth, threads int, sh 
 	for !explicit && threads > 32 && sh.static+bytes(n, depth, threads) > limit {
 		threads -= 32
 	}
-	if dyn := bytes(n, depth, threads); sh.static+dyn > limit {
+	dyn := bytes(n, depth, threads)
+	if sh.static+dyn > limit {
 		return 0, 0, fmt.Errorf("shared memory of a block of %d threads at N=%d, depth %d: %d bytes of stacks and %d of the kernel's own, more than the %d a block may have on this GPU: use fewer threads per block",
 			threads, n, depth, dyn, sh.static, limit)
 	}
-	return threads, bytes(n, depth, threads), nil
+	return threads, dyn, nil
 }
 
 // needsOptIn reports whether a block with dynamic bytes of dynamic
