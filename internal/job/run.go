@@ -392,11 +392,10 @@ func (j *Job) Run(ctx context.Context) (Result, error) {
 	stopClaims := context.AfterFunc(ctx, func() { j.stopped.Store(true) })
 	defer stopClaims()
 	if j.cfg.Checkpoint == "" && (j.cfg.NeedPlan || !j.cfg.Shard.Whole() || j.spec.HostBatch()) {
-		if p, ok := KnownPlan(j.spec); ok && j.cfg.Plan == nil {
-			// At once, so that progress reports have their total
-			// from the start.
-			j.known = true
-			j.setPlan(p, nil)
+		if _, ok := KnownPlan(j.spec); ok && j.cfg.Plan == nil {
+			// The recorded plan, at once, so that progress reports
+			// have their total from the start.
+			j.setPlan(j.makePlan(ctx))
 		} else {
 			go func() { j.setPlan(j.makePlan(ctx)) }()
 		}
