@@ -69,7 +69,7 @@ func produce(ctx context.Context, n int, algo nq.Algo, depth, batch, words, capT
 	var err error
 	switch algo {
 	case nq.Eightfold:
-		err = tasks.EnumerateEightfold(n, depth, batch, func(e *tasks.Eightfold) error {
+		err = tasks.EnumerateEightfoldContext(ctx, n, depth, batch, func(e *tasks.Eightfold) error {
 			return add(e.Len(), func(g *group) {
 				g.left64 = append(g.left64, e.Left...)
 				g.right64 = append(g.right64, e.Right...)

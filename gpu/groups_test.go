@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/cpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
@@ -98,6 +99,20 @@ func TestProduceStopsWhenCancelled(t *testing.T) {
 	err := produce(ctx, 12, nq.Symmetry, 5, 4, 5, 100, &target, nil, out)
 	if err != context.Canceled {
 		t.Errorf("got %v, want context.Canceled", err)
+	}
+}
+
+// At N=28 the eightfold listing orients its borders for seconds before
+// the first batch: a cancelled producer does not wait for that.
+func TestProduceStopsWhileListing(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var target atomic.Int64
+	target.Store(1)
+	cancel()
+	start := time.Now()
+	err := produce(ctx, 28, nq.Eightfold, 4, 32, 0, 100, &target, nil, make(chan *group))
+	if err != context.Canceled || time.Since(start) > time.Second {
+		t.Errorf("got %v after %v, want context.Canceled at once", err, time.Since(start))
 	}
 }
 
