@@ -628,11 +628,17 @@ func (j *Job) wait(ctx context.Context, wg *sync.WaitGroup) bool {
 		return true
 	case <-t.C:
 	}
+	j.dropInHand()
+	return false
+}
+
+// dropInHand gives up the batches in hand after a stop: their late
+// reports are ignored, and the result counts them as dropped.
+func (j *Job) dropInHand() {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.abandoned = true
 	j.dropped = j.claimed.count() - j.done.count()
-	return false
 }
 
 // stopWait is how long a stopped job waits for a batch in hand:
@@ -661,10 +667,7 @@ func (j *Job) waitHost(ctx context.Context, host <-chan error) error {
 		return err
 	case <-t.C:
 	}
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	j.abandoned = true
-	j.dropped = j.claimed.count() - j.done.count()
+	j.dropInHand()
 	return ctx.Err()
 }
 
