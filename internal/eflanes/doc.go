@@ -1,0 +1,34 @@
+// Package eflanes runs the eightfold kernel's step (kernels/nqtotal.h:
+// nq_ef_start, nq_ef_step) on the CPU in lanes, as the GPU runs it in the
+// threads of a warp: a branch-free step over four 32-bit words, the push
+// and the pop as masked scatters and gathers, a lane refilled with the
+// next task as soon as its task ends.
+//
+// The engines are C (eflanes.h) through cgo: Vector, 16 lanes in AVX-512
+// registers, compiled with a target attribute and called only where the
+// CPU has AVX-512; and Model, any number of lanes stepped one after the
+// other in plain C, the host model of the warp that the tests compare with
+// the kernel's node counts. Without cgo, or off amd64, Built is false and
+// package cpu keeps its scalar search.
+package eflanes
+
+import "os"
+
+// Width is the vector engine's lanes: 16 32-bit elements of an AVX-512
+// register.
+const Width = 16
+
+// MaxModelLanes is the most lanes Model runs.
+const MaxModelLanes = 64
+
+// After is NQ_EF_AFTER: the steps a finished task's state takes without
+// harm; the kernel looks for a finished lane every After + 1 steps.
+const After = 2
+
+// ScalarEnv is the environment variable that, set to 1, keeps package cpu
+// on its scalar search even where the CPU runs the vector engine.
+const ScalarEnv = "NQ_CPU_SCALAR"
+
+// Available reports whether package cpu counts with the vector engine: it
+// is built in (Built), the CPU has AVX-512 and ScalarEnv is not 1.
+func Available() bool { return Built && hardware() && os.Getenv(ScalarEnv) != "1" }
