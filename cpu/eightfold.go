@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync/atomic"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/eflanes"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
@@ -72,10 +73,17 @@ type efFrame struct{ f, l, d, r uint64 }
 type efState struct{ f, l, d, r, lvl, sp, count uint64 }
 
 // eightfoldBatch adds Σ weight × completions over the tasks of b to
-// t.orbit[8]. Once stop is set it returns within milliseconds, between
+// t.orbit[8], with the vector lanes where efLanes says so, else with
+// efSearch task by task. Once stop is set it returns within milliseconds, between
 // two tasks or inside one (efSearch), with a partial sum that the caller
 // drops.
 func eightfoldBatch(b *tasks.Eightfold, t *tally, stop *atomic.Bool) {
+	if efLanes {
+		st := lanesStates.Get().(*eflanes.State)
+		t.orbit[8] += eflanes.Vector(st, b, eflanes.Width, stop)
+		lanesStates.Put(st)
+		return
+	}
 	var sc efScratch
 	var sum uint64
 	for i := 0; i < b.Len(); i++ {

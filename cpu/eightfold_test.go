@@ -7,10 +7,12 @@ import (
 	"os/exec"
 	"sort"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/eflanes"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
@@ -18,27 +20,59 @@ import (
 )
 
 // Σ weight × completions is the published Total, for every split and
-// batching, with one worker and two.
+// batching, with one worker and two, on the scalar search and (where the
+// CPU has them) the vector lanes.
 func TestEightfoldTotal(t *testing.T) {
 	ctx := context.Background()
-	for n := 5; n <= 16; n++ {
-		if n > 14 && testing.Short() {
-			break
-		}
-		want, _ := known.Lookup(n)
-		type run struct{ split, batch, workers int }
-		runs := []run{{-1, 256, 2}}
-		if n <= 12 {
-			runs = append(runs, run{0, 1, 1}, run{1, 7, 2}, run{3, 1000, 2}, run{n, 64, 1})
-		}
-		for _, r := range runs {
-			got, err := solveEightfoldTotal(ctx, n, r.split, r.batch, r.workers)
-			if err != nil {
-				t.Fatal(err)
+	defer func(v bool) { efLanes = v }(efLanes)
+	for _, lanes := range lanePaths() {
+		efLanes = lanes
+		for n := 5; n <= 16; n++ {
+			if n > 14 && testing.Short() {
+				break
 			}
-			if got != want.Total {
-				t.Errorf("N=%d %+v: %d, published %d", n, r, got, want.Total)
+			want, _ := known.Lookup(n)
+			type run struct{ split, batch, workers int }
+			runs := []run{{-1, 256, 2}}
+			if n <= 12 {
+				runs = append(runs, run{0, 1, 1}, run{1, 7, 2}, run{3, 1000, 2}, run{n, 64, 1})
 			}
+			for _, r := range runs {
+				got, err := solveEightfoldTotal(ctx, n, r.split, r.batch, r.workers)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got != want.Total {
+					t.Errorf("N=%d %+v, lanes %v: %d, published %d", n, r, lanes, got, want.Total)
+				}
+			}
+		}
+	}
+}
+
+// lanePaths lists the values of efLanes this machine can run: false (the
+// scalar search) always, true where the CPU runs the vector lanes.
+func lanePaths() []bool {
+	if eflanes.Available() {
+		return []bool{false, true}
+	}
+	return []bool{false}
+}
+
+// EightfoldPath names the search efLanes selects: the lanes, or the scalar
+// search with the reason the lanes are not used.
+func TestEightfoldPath(t *testing.T) {
+	defer func(v bool) { efLanes = v }(efLanes)
+	for _, c := range []struct {
+		lanes bool
+		want  string
+	}{{false, "scalar, "}, {true, "16 lanes"}} {
+		if c.lanes && !eflanes.Available() {
+			continue
+		}
+		efLanes = c.lanes
+		if got := EightfoldPath(); !strings.Contains(got, c.want) {
+			t.Errorf("efLanes %v: EightfoldPath %q, want it to say %q", c.lanes, got, c.want)
 		}
 	}
 }
@@ -247,12 +281,14 @@ func collectEightfold(tb testing.TB, n, split int) []*tasks.Eightfold {
 // TestEightfoldVsRefcount is a measurement, not a check: with
 // NQ_REFCOUNT=path/to/refcount (gcc -O3 -march=native
 // ../shared/bench/refcount.c) and NQ_N=n it runs, alternately and
-// NQ_ROUNDS times, refcount n, the eightfold search alone on one thread
-// over pre-enumerated tasks, solveEightfoldTotal with NQ_WORKERS (2)
-// workers (enumeration included) and Solve with the symmetry algorithm and
-// as many workers, and logs each one's fastest and median run and their
-// ratio to refcount's. The fastest of several runs is what the machine
-// gives when other processes leave it alone.
+// NQ_ROUNDS times, refcount n; the eightfold search alone on one thread
+// over pre-enumerated tasks, with the vector lanes (where the CPU has
+// them) and with the scalar search; and solveEightfoldTotal (enumeration
+// included) with 1 and NQ_WORKERS (2) workers, lanes and scalar. With
+// NQ_SYMMETRY=1 it runs Solve with the symmetry algorithm too. It logs each
+// one's fastest and median run and their ratio to refcount's. The fastest
+// of several runs is what the machine gives when other processes leave it
+// alone.
 func TestEightfoldVsRefcount(t *testing.T) {
 	ref, nstr := os.Getenv("NQ_REFCOUNT"), os.Getenv("NQ_N")
 	if ref == "" || nstr == "" {
@@ -269,35 +305,56 @@ func TestEightfoldVsRefcount(t *testing.T) {
 	if s := os.Getenv("NQ_WORKERS"); s != "" {
 		workers, _ = strconv.Atoi(s)
 	}
+	defaultPath := EightfoldPath()
+	defer func(v bool) { efLanes = v }(efLanes)
+	paths := []bool{false}
+	if eflanes.Available() {
+		paths = []bool{true, false}
+	}
+	pathName := map[bool]string{true: "lanes", false: "scalar"}
 	bs := collectEightfold(t, n, tasks.DefaultSplit(n))
 	want, _ := known.Lookup(n)
 	runs := map[string][]time.Duration{}
-	keep := func(k string, d time.Duration) { runs[k] = append(runs[k], d) }
-	names := []string{"refcount", "search, 1 thread", fmt.Sprintf("eightfold, %d workers", workers),
-		fmt.Sprintf("symmetry, %d workers", workers)}
+	names := []string{"refcount"}
+	keep := func(k string, d time.Duration) {
+		if runs[k] == nil {
+			names = append(names, k)
+		}
+		runs[k] = append(runs[k], d)
+	}
 	for r := 0; r < rounds; r++ {
 		t0 := time.Now()
 		if out, err := exec.Command(ref, nstr).CombinedOutput(); err != nil {
 			t.Fatalf("%s %s: %v\n%s", ref, nstr, err, out)
 		}
-		keep(names[0], time.Since(t0))
-		t0 = time.Now()
-		var tl tally
-		for _, e := range bs {
-			eightfoldBatch(e, &tl, new(atomic.Bool))
+		runs["refcount"] = append(runs["refcount"], time.Since(t0))
+		for _, lanes := range paths {
+			efLanes = lanes
+			t0 = time.Now()
+			var tl tally
+			for _, e := range bs {
+				eightfoldBatch(e, &tl, new(atomic.Bool))
+			}
+			keep("search "+pathName[lanes]+", 1 thread", time.Since(t0))
+			if tl.orbit[8] != want.Total {
+				t.Fatalf("N=%d %s: %d, published %d", n, pathName[lanes], tl.orbit[8], want.Total)
+			}
+			for _, w := range []int{1, workers} {
+				t0 = time.Now()
+				total, err := solveEightfoldTotal(context.Background(), n, -1, 256, w)
+				keep(fmt.Sprintf("eightfold %s, %d workers", pathName[lanes], w), time.Since(t0))
+				if err != nil || total != want.Total {
+					t.Fatalf("N=%d %s, %d workers: %d (%v), published %d", n, pathName[lanes], w, total, err, want.Total)
+				}
+			}
 		}
-		keep(names[1], time.Since(t0))
-		t0 = time.Now()
-		total, err := solveEightfoldTotal(context.Background(), n, -1, 256, workers)
-		keep(names[2], time.Since(t0))
-		if err != nil || tl.orbit[8] != want.Total || total != want.Total {
-			t.Fatalf("N=%d: %d, %d (%v), published %d", n, tl.orbit[8], total, err, want.Total)
-		}
-		t0 = time.Now()
-		c, err := Solve(context.Background(), n, nq.Symmetry, Options{Workers: workers})
-		keep(names[3], time.Since(t0))
-		if err != nil || c.Total() != want.Total {
-			t.Fatalf("N=%d symmetry: %v (%v)", n, c, err)
+		if os.Getenv("NQ_SYMMETRY") == "1" {
+			t0 = time.Now()
+			c, err := Solve(context.Background(), n, nq.Symmetry, Options{Workers: workers})
+			keep(fmt.Sprintf("symmetry, %d workers", workers), time.Since(t0))
+			if err != nil || c.Total() != want.Total {
+				t.Fatalf("N=%d symmetry: %v (%v)", n, c, err)
+			}
 		}
 	}
 	stat := func(k string) (fastest, median float64) {
@@ -306,9 +363,10 @@ func TestEightfoldVsRefcount(t *testing.T) {
 		return d[0].Seconds(), d[len(d)/2].Seconds()
 	}
 	rf, rm := stat(names[0])
+	t.Logf("CPU path by default: %s", defaultPath)
 	for _, k := range names {
 		f, m := stat(k)
-		t.Logf("N=%d %-22s %d runs: fastest %7.3f s (ratio %.3f), median %7.3f s (ratio %.3f)",
+		t.Logf("N=%d %-28s %d runs: fastest %7.3f s (ratio %.3f), median %7.3f s (ratio %.3f)",
 			n, k, rounds, f, f/rf, m, m/rm)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/nqueens-gpu/nqueens-gpu/cpu"
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
 )
@@ -61,7 +62,7 @@ func runDevicesWith(ctx context.Context, args []string, stdout, stderr io.Writer
 // gatherEnv describes the machine, the build and the GPUs for bench,
 // check and devices; its error is the GPU list's.
 func gatherEnv(h hooks, tune gpu.Tuning) (report.Env, error) {
-	p := report.Probe{Commit: buildCommit, Modified: buildModified == "true"}
+	p := report.Probe{Commit: buildCommit, Modified: buildModified == "true", CPUSearch: cpu.EightfoldPath()}
 	p.CUDABuild, p.PTXBuild = gpu.CUDABuild()
 	if d, err := gpu.Driver(); err == nil {
 		p.NVIDIADriver, p.CUDADriver = d.Version, d.CUDAVersion()

@@ -31,4 +31,17 @@ const ScalarEnv = "NQ_CPU_SCALAR"
 
 // Available reports whether package cpu counts with the vector engine: it
 // is built in (Built), the CPU has AVX-512 and ScalarEnv is not 1.
-func Available() bool { return Built && hardware() && os.Getenv(ScalarEnv) != "1" }
+func Available() bool { return Unavailable() == "" }
+
+// Unavailable says why Available is false ("" where it is true).
+func Unavailable() string {
+	switch {
+	case !Built:
+		return "not built (needs cgo on amd64)"
+	case !hardware():
+		return "the CPU has no AVX-512"
+	case os.Getenv(ScalarEnv) == "1":
+		return ScalarEnv + "=1"
+	}
+	return ""
+}

@@ -21,6 +21,8 @@ type Probe struct {
 	// Go's own VCS stamp, where there is one, wins.
 	Commit   string
 	Modified bool
+	// CPUSearch is Env.CPUSearch.
+	CPUSearch string
 }
 
 // GatherEnv describes the machine and the build for a bench or check
@@ -35,6 +37,7 @@ func GatherEnv(p Probe) Env {
 		GOMAXPROCS:   runtime.GOMAXPROCS(0),
 		Commit:       p.Commit,
 		Modified:     p.Modified,
+		CPUSearch:    p.CPUSearch,
 		CUDABuild:    p.CUDABuild,
 		PTXBuild:     p.PTXBuild,
 		CUDADriver:   p.CUDADriver,

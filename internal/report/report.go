@@ -58,6 +58,9 @@ type Env struct {
 	CPUModel   string `json:"cpu_model"`
 	CPUCores   int    `json:"cpu_cores"` // logical CPUs (runtime.NumCPU)
 	GOMAXPROCS int    `json:"gomaxprocs"`
+	// CPUSearch is the search the CPU counts eightfold tasks with
+	// (cpu.EightfoldPath): the vector lanes or the scalar search, and why.
+	CPUSearch string `json:"cpu_search,omitempty"`
 	// CUDABuild says whether the binary was built with the cuda tag.
 	CUDABuild bool `json:"cuda_build"`
 	// PTXBuild is how the embedded kernels were compiled (nvcc version and

@@ -14,6 +14,9 @@ func WriteEnvText(w io.Writer, e *Env) {
 	row := func(k, v string) { fmt.Fprintf(w, "  %-8s %s\n", k, v) }
 	fmt.Fprintln(w, "environment")
 	row("CPU", fmt.Sprintf("%s, %d logical CPUs, GOMAXPROCS %d", orUnknown(e.CPUModel), e.CPUCores, e.GOMAXPROCS))
+	if e.CPUSearch != "" {
+		row("CPU path", e.CPUSearch)
+	}
 	row("Go", fmt.Sprintf("%s %s/%s", e.GoVersion, e.OS, e.Arch))
 	commit := e.Commit
 	if commit == "" {

@@ -1,0 +1,176 @@
+package eflanes_test
+
+import (
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nqueens-gpu/nqueens-gpu/cpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/eflanes"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks/taskstest"
+	"github.com/nqueens-gpu/nqueens-gpu/kernels/host"
+)
+
+// needVector skips where the CPU cannot run the vector engine; a test that
+// needs it says so, and the scalar path's tests (package cpu) still run.
+func needVector(t *testing.T) {
+	t.Helper()
+	if !eflanes.Built {
+		t.Skip("eflanes not built (needs cgo on amd64)")
+	}
+	if why := eflanes.Unavailable(); why != "" && why != eflanes.ScalarEnv+"=1" {
+		t.Skip("vector engine: " + why)
+	}
+}
+
+// scalar is what cpu's scalar search (cpu.EightfoldTask) counts over the
+// tasks of e: Σ weight × completions and the nodes.
+func scalar(e *tasks.Eightfold) (total, nodes uint64) {
+	for i := 0; i < e.Len(); i++ {
+		c, k := cpu.EightfoldTask(e, i)
+		total += c * uint64(e.Meta[i]>>24)
+		nodes += k
+	}
+	return total, nodes
+}
+
+// The host model of the warp, with 1, 7 and 32 lanes and the kernel's
+// refill rule (a look every After + 1 steps) or a look every step, counts
+// the completions and the nodes of the kernel's own lane simulation
+// (kernels/host, nq_ef_step itself) and of the scalar search, batch by
+// batch, and the published Total, over N=5..13 at split 0 and the default.
+func TestModelMatchesKernel(t *testing.T) {
+	if !eflanes.Built || !host.Enabled {
+		t.Skip("needs cgo on amd64")
+	}
+	for _, c := range []struct{ lanes, every int }{
+		{1, eflanes.After + 1}, {7, eflanes.After + 1}, {32, eflanes.After + 1}, {32, 1}, {16, 1},
+	} {
+		for n := 5; n <= 13; n++ {
+			for _, split := range []int{0, tasks.DefaultSplit(n)} {
+				var sum uint64
+				err := tasks.EnumerateEightfold(n, split, 300, func(e *tasks.Eightfold) error {
+					total, nodes := eflanes.Model(e, c.lanes, c.every)
+					k := host.EightfoldLanes(e, c.lanes)
+					st, sn := scalar(e)
+					if total != k.Total || nodes != k.Nodes || total != st || nodes != sn {
+						t.Fatalf("N=%d split %d, %d lanes every %d: model %d/%d nodes, kernel %d/%d, scalar %d/%d",
+							n, split, c.lanes, c.every, total, nodes, k.Total, k.Nodes, st, sn)
+					}
+					sum += total
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want, _ := known.Lookup(n); sum != want.Total {
+					t.Errorf("N=%d split %d, %d lanes: %d, published %d", n, split, c.lanes, sum, want.Total)
+				}
+			}
+		}
+	}
+}
+
+// The vector engine with 1, 7 and a full vector of lanes taking tasks (the
+// others idle) counts the published Total over N=5..14 at split 0 and the
+// default, batch by batch what the scalar search counts; a full vector
+// over N=15 and 16 too.
+func TestVectorTotal(t *testing.T) {
+	needVector(t)
+	var st eflanes.State
+	for _, active := range []int{1, 7, eflanes.Width} {
+		top := 14
+		if active == eflanes.Width {
+			top = 16
+		}
+		for n := 5; n <= top; n++ {
+			for _, split := range []int{0, tasks.DefaultSplit(n)} {
+				var sum uint64
+				err := tasks.EnumerateEightfold(n, split, 300, func(e *tasks.Eightfold) error {
+					got := eflanes.Vector(&st, e, active, nil)
+					if n <= 12 {
+						if want, _ := scalar(e); got != want {
+							t.Fatalf("N=%d split %d, %d lanes: batch %d, scalar %d", n, split, active, got, want)
+						}
+					}
+					sum += got
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want, _ := known.Lookup(n); sum != want.Total {
+					t.Errorf("N=%d split %d, %d lanes: %d, published %d", n, split, active, sum, want.Total)
+				}
+			}
+		}
+	}
+}
+
+// On sampled tasks of N=22..28 the vector engine counts what the scalar
+// search counts, task by task (a batch of one task each) and over the
+// whole sample with 1, 7 and 16 lanes.
+func TestVectorLargeN(t *testing.T) {
+	needVector(t)
+	var st eflanes.State
+	for n := 22; n <= 28; n++ {
+		e, err := taskstest.RandomEightfold(n, n-17, 32, uint64(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want uint64
+		for i := 0; i < e.Len(); i++ {
+			one := &tasks.Eightfold{N: e.N, Split: e.Split, Left: e.Left[i : i+1], Right: e.Right[i : i+1],
+				Down: e.Down[i : i+1], Meta: e.Meta[i : i+1]}
+			w, _ := scalar(one)
+			if got := eflanes.Vector(&st, one, eflanes.Width, nil); got != w {
+				t.Errorf("N=%d task %v: vector %d, scalar %d", n, e.Task(i), got, w)
+			}
+			want += w
+		}
+		if want == 0 {
+			t.Errorf("N=%d: the sample has no completion", n)
+		}
+		for _, active := range []int{1, 7, eflanes.Width} {
+			if got := eflanes.Vector(&st, e, active, nil); got != want {
+				t.Errorf("N=%d, %d lanes: vector %d, scalar %d", n, active, got, want)
+			}
+		}
+	}
+}
+
+// Once stop is set, Vector returns within its budget, even inside a task
+// of N=28 that runs for minutes.
+func TestVectorStop(t *testing.T) {
+	needVector(t)
+	e, err := taskstest.RandomEightfold(28, 0, 16, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stop atomic.Bool
+	time.AfterFunc(50*time.Millisecond, func() { stop.Store(true) })
+	t0 := time.Now()
+	eflanes.Vector(new(eflanes.State), e, eflanes.Width, &stop)
+	if d := time.Since(t0); d > 2*time.Second {
+		t.Errorf("Vector returned %v after the start, 50 ms after stop was set", d)
+	}
+}
+
+// ScalarEnv=1 turns the vector engine off, and Unavailable says so where
+// nothing else does.
+func TestScalarEnv(t *testing.T) {
+	t.Setenv(eflanes.ScalarEnv, "")
+	base := eflanes.Unavailable()
+	if eflanes.Available() != (base == "") {
+		t.Errorf("Available %v, Unavailable %q", eflanes.Available(), base)
+	}
+	t.Setenv(eflanes.ScalarEnv, "1")
+	if eflanes.Available() {
+		t.Errorf("%s=1: Available", eflanes.ScalarEnv)
+	}
+	if want := eflanes.ScalarEnv + "=1"; base == "" && eflanes.Unavailable() != want {
+		t.Errorf("%s=1: Unavailable says %q, want %q", eflanes.ScalarEnv, eflanes.Unavailable(), want)
+	}
+}
