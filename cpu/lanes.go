@@ -7,7 +7,7 @@ import (
 )
 
 // efLanes reports whether eightfoldBatch counts with the vector lane
-// engine (eflanes.Vector: the GPU kernel's step in 16 AVX-512 lanes)
+// engine (eflanes.Vector: the GPU kernel's step in 32 AVX-512 lanes)
 // instead of the scalar search (efSearch). It is set once, from the CPU's
 // features and eflanes.ScalarEnv; the tests set it to run both.
 //
@@ -25,7 +25,7 @@ var lanesStates = sync.Pool{New: func() any { return new(eflanes.State) }}
 // search (assembly with BMI, else Go) and why not the lanes.
 func EightfoldPath() string {
 	if efLanes {
-		return "AVX-512, 16 lanes (the GPU kernel's step)"
+		return "AVX-512, 32 lanes (the GPU kernel's step)"
 	}
 	s := "scalar, Go"
 	if efAsm {

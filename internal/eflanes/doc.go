@@ -4,7 +4,7 @@
 // and the pop as masked scatters and gathers, a lane refilled with the
 // next task as soon as its task ends.
 //
-// The engines are C (eflanes.h) through cgo: Vector, 16 lanes in AVX-512
+// The engines are C (eflanes.h) through cgo: Vector, 32 lanes in AVX-512
 // registers, compiled with a target attribute and called only where the
 // CPU has AVX-512; and Model, any number of lanes stepped one after the
 // other in plain C, the host model of the warp that the tests compare with
@@ -14,9 +14,9 @@ package eflanes
 
 import "os"
 
-// Width is the vector engine's lanes: 16 32-bit elements of an AVX-512
-// register.
-const Width = 16
+// Width is the vector engine's lanes: two groups of 16, the 32-bit
+// elements of two AVX-512 registers a word, as many as a GPU warp.
+const Width = 32
 
 // MaxModelLanes is the most lanes Model runs.
 const MaxModelLanes = 64

@@ -32,16 +32,18 @@ var hasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512CD && cpu.X86.HasAVX512BW
 // ready; it must not be copied while a batch runs.
 type State struct{ s C.efl_state }
 
-// budget is how many steps Vector takes per C call at most (16 lanes a
+// budget is how many steps Vector takes per C call at most (Width lanes a
 // step): a call ends within a few milliseconds, and Vector looks at the
 // stop flag between calls.
 const budget = 1 << 18
 
 // Vector adds up Σ weight × completions over the tasks of b with the
 // vector engine: active lanes of Width (1 to Width) take tasks, the others
-// idle. It panics where Available is false. Once stop is set it returns
-// within a call's budget with a partial sum that the caller drops.
-func Vector(st *State, b *tasks.Eightfold, active int, stop *atomic.Bool) uint64 {
+// idle; with steal, a lane left without a task once the batch's are all
+// handed out takes the shallowest saved level of another lane's task
+// (efl_steal). It panics where the CPU cannot run it. Once stop is set it
+// returns within a call's budget with a partial sum that the caller drops.
+func Vector(st *State, b *tasks.Eightfold, active int, steal bool, stop *atomic.Bool) uint64 {
 	if !hasAVX512 {
 		panic("eflanes.Vector: the CPU has no AVX-512")
 	}
@@ -53,7 +55,11 @@ func Vector(st *State, b *tasks.Eightfold, active int, stop *atomic.Bool) uint64
 		return 0
 	}
 	s := &st.s
-	C.efl_init(s, C.int(Width), C.int(active))
+	st1 := C.int(0)
+	if steal {
+		st1 = 1
+	}
+	C.efl_init(s, C.int(Width), C.int(active), st1)
 	for C.efl_run_avx512(s, C.int(n), (*C.uint64_t)(unsafe.Pointer(&b.Left[0])),
 		(*C.uint64_t)(unsafe.Pointer(&b.Right[0])), (*C.uint32_t)(unsafe.Pointer(&b.Down[0])),
 		(*C.uint32_t)(unsafe.Pointer(&b.Meta[0])), budget) == 0 {

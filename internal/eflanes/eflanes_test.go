@@ -73,26 +73,29 @@ func TestModelMatchesKernel(t *testing.T) {
 	}
 }
 
-// The vector engine with 1, 7 and a full vector of lanes taking tasks (the
-// others idle) counts the published Total over N=5..14 at split 0 and the
-// default, batch by batch what the scalar search counts; a full vector
-// over N=15 and 16 too.
+// The vector engine with 1, 7, 16 and a full vector of lanes taking tasks
+// (the others idle, or stealing), counts the published Total over N=5..14
+// at split 0 and the default, batch by batch what the scalar search
+// counts; a full vector over N=15 and 16 too.
 func TestVectorTotal(t *testing.T) {
 	needVector(t)
 	var st eflanes.State
-	for _, active := range []int{1, 7, eflanes.Width} {
+	for _, c := range []struct {
+		active int
+		steal  bool
+	}{{1, false}, {7, false}, {16, false}, {eflanes.Width, false}, {1, true}, {7, true}, {eflanes.Width, true}} {
 		top := 14
-		if active == eflanes.Width {
+		if c.active == eflanes.Width {
 			top = 16
 		}
 		for n := 5; n <= top; n++ {
 			for _, split := range []int{0, tasks.DefaultSplit(n)} {
 				var sum uint64
 				err := tasks.EnumerateEightfold(n, split, 300, func(e *tasks.Eightfold) error {
-					got := eflanes.Vector(&st, e, active, nil)
+					got := eflanes.Vector(&st, e, c.active, c.steal, nil)
 					if n <= 12 {
 						if want, _ := scalar(e); got != want {
-							t.Fatalf("N=%d split %d, %d lanes: batch %d, scalar %d", n, split, active, got, want)
+							t.Fatalf("N=%d split %d, %+v: batch %d, scalar %d", n, split, c, got, want)
 						}
 					}
 					sum += got
@@ -102,7 +105,7 @@ func TestVectorTotal(t *testing.T) {
 					t.Fatal(err)
 				}
 				if want, _ := known.Lookup(n); sum != want.Total {
-					t.Errorf("N=%d split %d, %d lanes: %d, published %d", n, split, active, sum, want.Total)
+					t.Errorf("N=%d split %d, %+v: %d, published %d", n, split, c, sum, want.Total)
 				}
 			}
 		}
@@ -110,8 +113,9 @@ func TestVectorTotal(t *testing.T) {
 }
 
 // On sampled tasks of N=22..28 the vector engine counts what the scalar
-// search counts, task by task (a batch of one task each) and over the
-// whole sample with 1, 7 and 16 lanes.
+// search counts, task by task (a batch of one task each, the other lanes
+// stealing from it) and over the whole sample with 1, 7 and Width lanes,
+// stealing and not.
 func TestVectorLargeN(t *testing.T) {
 	needVector(t)
 	var st eflanes.State
@@ -125,7 +129,7 @@ func TestVectorLargeN(t *testing.T) {
 			one := &tasks.Eightfold{N: e.N, Split: e.Split, Left: e.Left[i : i+1], Right: e.Right[i : i+1],
 				Down: e.Down[i : i+1], Meta: e.Meta[i : i+1]}
 			w, _ := scalar(one)
-			if got := eflanes.Vector(&st, one, eflanes.Width, nil); got != w {
+			if got := eflanes.Vector(&st, one, eflanes.Width, true, nil); got != w {
 				t.Errorf("N=%d task %v: vector %d, scalar %d", n, e.Task(i), got, w)
 			}
 			want += w
@@ -134,8 +138,10 @@ func TestVectorLargeN(t *testing.T) {
 			t.Errorf("N=%d: the sample has no completion", n)
 		}
 		for _, active := range []int{1, 7, eflanes.Width} {
-			if got := eflanes.Vector(&st, e, active, nil); got != want {
-				t.Errorf("N=%d, %d lanes: vector %d, scalar %d", n, active, got, want)
+			for _, steal := range []bool{false, true} {
+				if got := eflanes.Vector(&st, e, active, steal, nil); got != want {
+					t.Errorf("N=%d, %d lanes, steal %v: vector %d, scalar %d", n, active, steal, got, want)
+				}
 			}
 		}
 	}
@@ -152,7 +158,7 @@ func TestVectorStop(t *testing.T) {
 	var stop atomic.Bool
 	time.AfterFunc(50*time.Millisecond, func() { stop.Store(true) })
 	t0 := time.Now()
-	eflanes.Vector(new(eflanes.State), e, eflanes.Width, &stop)
+	eflanes.Vector(new(eflanes.State), e, eflanes.Width, true, &stop)
 	if d := time.Since(t0); d > 2*time.Second {
 		t.Errorf("Vector returned %v after the start, 50 ms after stop was set", d)
 	}
