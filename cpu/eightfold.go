@@ -80,7 +80,7 @@ type efState struct{ f, l, d, r, lvl, sp, count uint64 }
 func eightfoldBatch(b *tasks.Eightfold, t *tally, stop *atomic.Bool) {
 	if efLanes {
 		st := lanesStates.Get().(*eflanes.State)
-		t.orbit[8] += eflanes.Vector(st, b, eflanes.Width, true, stop)
+		t.orbit[8] += eflanes.Vector(st, b, eflanes.Width, stealLevels, stop)
 		lanesStates.Put(st)
 		return
 	}

@@ -16,6 +16,11 @@ import (
 // task, and which one runs changes no count.
 var efLanes = eflanes.Available()
 
+// stealLevels is what eightfoldBatch passes to eflanes.Vector: the fewest
+// levels below a saved level that an idle lane steals (a measurement sets
+// it).
+var stealLevels = eflanes.StealLevels
+
 // lanesStates holds the lane engine's working memory (about 42 KB) between
 // batches.
 var lanesStates = sync.Pool{New: func() any { return new(eflanes.State) }}

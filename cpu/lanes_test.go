@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"os"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -12,15 +13,21 @@ import (
 )
 
 // TestLanesVsScalarBatches is a measurement, not a check: with
-// NQ_LANES_N=1 it times eightfoldBatch on the lanes and on the scalar
-// search, alternately, over random batches of the default split and batch
-// size of N=18 to 24, where batches get short and tasks long.
+// NQ_LANES_N=hi it times eightfoldBatch on the lanes and on the scalar
+// search, alternately (fastest of two), over a random batch of the default
+// split and batch size of each N from 18 to hi, where batches get short and
+// tasks long. NQ_LANES_STEAL sets the lanes' stealLevels.
 func TestLanesVsScalarBatches(t *testing.T) {
-	if os.Getenv("NQ_LANES_N") == "" {
-		t.Skip("set NQ_LANES_N=1 to measure")
+	hi, _ := strconv.Atoi(os.Getenv("NQ_LANES_N"))
+	if hi == 0 {
+		t.Skip("set NQ_LANES_N to measure")
+	}
+	if s := os.Getenv("NQ_LANES_STEAL"); s != "" {
+		defer func(v int) { stealLevels = v }(stealLevels)
+		stealLevels, _ = strconv.Atoi(s)
 	}
 	defer func(v bool) { efLanes = v }(efLanes)
-	for n := 18; n <= 24; n++ {
+	for n := 18; n <= hi; n++ {
 		b := nq.DefaultBatch(n)
 		e, err := taskstest.RandomEightfold(n, tasks.DefaultSplit(n), b, uint64(n))
 		if err != nil {

@@ -39,11 +39,12 @@ const budget = 1 << 18
 
 // Vector adds up Σ weight × completions over the tasks of b with the
 // vector engine: active lanes of Width (1 to Width) take tasks, the others
-// idle; with steal, a lane left without a task once the batch's are all
-// handed out takes the shallowest saved level of another lane's task
-// (efl_steal). It panics where the CPU cannot run it. Once stop is set it
+// idle; with steal > 0, a lane left without a task once the batch's are
+// all handed out takes the shallowest saved level of another lane's task
+// that has at least steal levels below it (efl_steal; package cpu passes
+// StealLevels). It panics where the CPU cannot run it. Once stop is set it
 // returns within a call's budget with a partial sum that the caller drops.
-func Vector(st *State, b *tasks.Eightfold, active int, steal bool, stop *atomic.Bool) uint64 {
+func Vector(st *State, b *tasks.Eightfold, active, steal int, stop *atomic.Bool) uint64 {
 	if !hasAVX512 {
 		panic("eflanes.Vector: the CPU has no AVX-512")
 	}
@@ -55,11 +56,7 @@ func Vector(st *State, b *tasks.Eightfold, active int, steal bool, stop *atomic.
 		return 0
 	}
 	s := &st.s
-	st1 := C.int(0)
-	if steal {
-		st1 = 1
-	}
-	C.efl_init(s, C.int(Width), C.int(active), st1)
+	C.efl_init(s, C.int(Width), C.int(active), C.int(steal))
 	for C.efl_run_avx512(s, C.int(n), (*C.uint64_t)(unsafe.Pointer(&b.Left[0])),
 		(*C.uint64_t)(unsafe.Pointer(&b.Right[0])), (*C.uint32_t)(unsafe.Pointer(&b.Down[0])),
 		(*C.uint32_t)(unsafe.Pointer(&b.Meta[0])), budget) == 0 {

@@ -47,8 +47,11 @@
  * levels below its last) and levels table words. */
 #define EFL_ROWS 32
 #define EFL_MODEL_LANES 64
-#define EFL_WIDTH 32 /* lanes of efl_run_avx512: two groups of 16 */
-#define EFL_WSHIFT 5 /* log2(EFL_WIDTH) */
+/* The lanes of efl_run_avx512, two groups of 16 (four groups, 64 lanes,
+ * measured twice the time at N=16: the registers no longer hold them), and
+ * log2 of it. */
+#define EFL_WIDTH 32
+#define EFL_WSHIFT 5
 
 /* efl_counts: Σ weight × completions, and the nodes (the queens the Go
  * search places: every step's queen but the placeholder's and the last
@@ -116,7 +119,8 @@ static int efl_start(int i, int lanes, uint32_t *tab, uint64_t *fd, uint64_t *lr
  * added up (c) and weight (w; 0 for a lane without a task), and which
  * lanes hold a task (run: 1 a task, 0 wants one, -1 none left for it),
  * the lane's lowest frame that is not a sentinel (bot) and its task's
- * levels (lv), and whether idle lanes steal (efl_steal).
+ * levels (lv), and the fewest levels below a frame that an idle lane steals
+ * (steal; 0: none, efl_steal).
  * It lives in Go memory and holds no pointer.
  */
 typedef struct {
@@ -131,7 +135,7 @@ typedef struct {
 } efl_state;
 
 /* efl_init readies st for a batch on lanes lanes, of which the first
- * active take tasks (the others idle until they steal, with steal set). */
+ * active take tasks (the others idle until they steal, with steal > 0). */
 static void efl_init(efl_state *st, int lanes, int active, int steal)
 {
 	st->next = 0;
@@ -150,15 +154,11 @@ static void efl_init(efl_state *st, int lanes, int active, int steal)
 	}
 }
 
-/* EFL_STEAL_LEFT: a frame is stolen only if at least this many levels lie
- * below its level (a smaller subtree costs more to hand over than to
- * search where it is). */
-#define EFL_STEAL_LEFT 6
-
 /*
  * efl_steal gives lane i, which has no task, the shallowest saved level of
  * another lane's task: the victim's lowest frame above its sentinels (bot),
- * if at least EFL_STEAL_LEFT levels lie below it. The thief gets the
+ * if at least st->steal levels lie below it (a smaller subtree costs
+ * more to hand over than to search where it is). The thief gets the
  * victim's table and weight, sentinels, the frame as its start row and the
  * placeholder state; the victim's frame becomes a sentinel, so that the
  * victim's task ends when it pops down to it instead of searching it. This
@@ -176,7 +176,7 @@ static int efl_steal(efl_state *st, int i)
 			continue;
 		const uint32_t lvl = (uint32_t)(st->fd[st->bot[j] * L + j] >> 32) & EFL_LVL;
 		const uint32_t left = st->lv[j] - lvl;
-		if (left >= EFL_STEAL_LEFT && left > best) {
+		if (left >= (uint32_t)st->steal && left > best) {
 			best = left;
 			v = j;
 		}
@@ -207,7 +207,7 @@ static int efl_steal(efl_state *st, int i)
 
 /* efl_refill gives each lane that wants a task the next one that needs a
  * search (nq_ef_start), after adding up its finished task's completions;
- * once none is left, a lane steals (efl_steal, where st->steal is set) or
+ * once none is left, a lane steals (efl_steal, where st->steal > 0) or
  * gets weight 0 and run -1. It returns how many lanes hold a task. */
 static int efl_refill(efl_state *st, int count, const uint64_t *left, const uint64_t *right, const uint32_t *down,
 		      const uint32_t *meta)
@@ -238,9 +238,12 @@ static int efl_refill(efl_state *st, int count, const uint64_t *left, const uint
 			}
 		}
 	}
+	/* A lane that finds nothing to steal ends the looking: the others
+	 * would find nothing either. */
+	int look = st->steal > 0 && st->next >= count;
 	for (int i = 0; i < lanes; i++) {
-		if (st->run[i] < 0 && st->steal)
-			efl_steal(st, i);
+		if (st->run[i] < 0 && look)
+			look = efl_steal(st, i);
 		live += st->run[i] > 0;
 	}
 	return live;

@@ -82,8 +82,8 @@ func TestVectorTotal(t *testing.T) {
 	var st eflanes.State
 	for _, c := range []struct {
 		active int
-		steal  bool
-	}{{1, false}, {7, false}, {16, false}, {eflanes.Width, false}, {1, true}, {7, true}, {eflanes.Width, true}} {
+		steal  int
+	}{{1, 0}, {7, 0}, {16, 0}, {eflanes.Width, 0}, {1, 1}, {7, 3}, {eflanes.Width, 1}, {eflanes.Width, eflanes.StealLevels}} {
 		top := 14
 		if c.active == eflanes.Width {
 			top = 16
@@ -129,7 +129,7 @@ func TestVectorLargeN(t *testing.T) {
 			one := &tasks.Eightfold{N: e.N, Split: e.Split, Left: e.Left[i : i+1], Right: e.Right[i : i+1],
 				Down: e.Down[i : i+1], Meta: e.Meta[i : i+1]}
 			w, _ := scalar(one)
-			if got := eflanes.Vector(&st, one, eflanes.Width, true, nil); got != w {
+			if got := eflanes.Vector(&st, one, eflanes.Width, 1, nil); got != w {
 				t.Errorf("N=%d task %v: vector %d, scalar %d", n, e.Task(i), got, w)
 			}
 			want += w
@@ -138,9 +138,9 @@ func TestVectorLargeN(t *testing.T) {
 			t.Errorf("N=%d: the sample has no completion", n)
 		}
 		for _, active := range []int{1, 7, eflanes.Width} {
-			for _, steal := range []bool{false, true} {
+			for _, steal := range []int{0, 1, eflanes.StealLevels} {
 				if got := eflanes.Vector(&st, e, active, steal, nil); got != want {
-					t.Errorf("N=%d, %d lanes, steal %v: vector %d, scalar %d", n, active, steal, got, want)
+					t.Errorf("N=%d, %d lanes, steal %d: vector %d, scalar %d", n, active, steal, got, want)
 				}
 			}
 		}
@@ -158,7 +158,7 @@ func TestVectorStop(t *testing.T) {
 	var stop atomic.Bool
 	time.AfterFunc(50*time.Millisecond, func() { stop.Store(true) })
 	t0 := time.Now()
-	eflanes.Vector(new(eflanes.State), e, eflanes.Width, true, &stop)
+	eflanes.Vector(new(eflanes.State), e, eflanes.Width, eflanes.StealLevels, &stop)
 	if d := time.Since(t0); d > 2*time.Second {
 		t.Errorf("Vector returned %v after the start, 50 ms after stop was set", d)
 	}

@@ -15,7 +15,7 @@ const Built = false
 type State struct{}
 
 // Vector is never called without the engines (Available is false).
-func Vector(st *State, b *tasks.Eightfold, active int, steal bool, stop *atomic.Bool) uint64 {
+func Vector(st *State, b *tasks.Eightfold, active, steal int, stop *atomic.Bool) uint64 {
 	panic("eflanes.Vector: not built (needs cgo on amd64)")
 }
 
