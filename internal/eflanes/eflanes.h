@@ -130,6 +130,7 @@ typedef struct {
 	uint32_t top[EFL_MODEL_LANES], c[EFL_MODEL_LANES], w[EFL_MODEL_LANES];
 	uint32_t bot[EFL_MODEL_LANES], lv[EFL_MODEL_LANES];
 	int32_t run[EFL_MODEL_LANES];
+	uint64_t act; /* bit i: lane i holds a task (run[i] > 0) */
 	int32_t next, lanes, steal;
 	efl_counts k;
 } efl_state;
@@ -141,6 +142,7 @@ static void efl_init(efl_state *st, int lanes, int active, int steal)
 	st->next = 0;
 	st->lanes = lanes;
 	st->steal = steal;
+	st->act = 0;
 	st->k.total = st->k.nodes = 0;
 	for (int i = 0; i < lanes; i++) {
 		st->run[i] = i < active ? 0 : -1;
@@ -196,7 +198,9 @@ static int efl_steal(efl_state *st, int i)
 	st->bot[v]++;
 	st->lv[i] = st->lv[v];
 	st->w[i] = st->w[v];
+	st->c[i] = 0; /* what an idle lane's steps counted is no completion */
 	st->run[i] = 1;
+	st->act |= (uint64_t)1 << i;
 	st->bit[i] = 0;
 	st->cd[i] = EFL_COLS;
 	st->cl[i] = st->cr[i] = 0;
@@ -205,18 +209,33 @@ static int efl_steal(efl_state *st, int i)
 	return 1;
 }
 
-/* efl_refill gives each lane that wants a task the next one that needs a
- * search (nq_ef_start), after adding up its finished task's completions;
- * once none is left, a lane steals (efl_steal, where st->steal > 0) or
- * gets weight 0 and run -1. It returns how many lanes hold a task. */
-static int efl_refill(efl_state *st, int count, const uint64_t *left, const uint64_t *right, const uint32_t *down,
-		      const uint32_t *meta)
+/* efl_addup adds every lane's completions since the last time, times its
+ * weight, to st->k.total. */
+static void efl_addup(efl_state *st)
 {
-	const int lanes = st->lanes;
-	int live = 0;
-	for (int i = 0; i < lanes; i++) {
+	for (int i = 0; i < st->lanes; i++) {
 		st->k.total += (uint64_t)st->w[i] * st->c[i];
 		st->c[i] = 0;
+	}
+}
+
+/* efl_refill gives each lane of want (bit i: lane i, whose task has
+ * ended or which has none yet) the next task that needs a search
+ * (nq_ef_start), after adding up its finished task's completions; once
+ * none is left, a lane without a task steals (efl_steal, where st->steal >
+ * 0) or gets weight 0 and run -1. It visits only the lanes of want, and
+ * the others only to steal: at N=16 a lane's task ends every 9 steps of
+ * the 32 lanes. It returns how many lanes hold a task. */
+static int efl_refill(efl_state *st, uint64_t want, int count, const uint64_t *left, const uint64_t *right,
+		      const uint32_t *down, const uint32_t *meta)
+{
+	const int lanes = st->lanes;
+	for (; want != 0; want &= want - 1) {
+		const int i = __builtin_ctzll(want);
+		st->k.total += (uint64_t)st->w[i] * st->c[i];
+		st->c[i] = 0;
+		st->run[i] = 0;
+		st->act &= ~((uint64_t)1 << i);
 		while (st->run[i] == 0) {
 			const int t = st->next;
 			if (t >= count) {
@@ -228,6 +247,7 @@ static int efl_refill(efl_state *st, int count, const uint64_t *left, const uint
 			if (efl_start(i, lanes, st->tab, st->fd, st->lr, left[t], right[t], down[t],
 				      meta[t], &st->k.total)) {
 				st->run[i] = 1;
+				st->act |= (uint64_t)1 << i;
 				st->w[i] = meta[t] >> 24;
 				st->bit[i] = 0;
 				st->cd[i] = EFL_COLS;
@@ -240,13 +260,21 @@ static int efl_refill(efl_state *st, int count, const uint64_t *left, const uint
 	}
 	/* A lane that finds nothing to steal ends the looking: the others
 	 * would find nothing either. */
-	int look = st->steal > 0 && st->next >= count;
-	for (int i = 0; i < lanes; i++) {
-		if (st->run[i] < 0 && look)
-			look = efl_steal(st, i);
-		live += st->run[i] > 0;
-	}
-	return live;
+	if (st->steal > 0 && st->next >= count)
+		for (int i = 0; i < lanes; i++)
+			if (st->run[i] < 0 && !efl_steal(st, i))
+				break;
+	return __builtin_popcountll(st->act);
+}
+
+/* efl_wanting returns the lanes of st whose run is 0 (as efl_refill's
+ * want). */
+static uint64_t efl_wanting(const efl_state *st)
+{
+	uint64_t m = 0;
+	for (int i = 0; i < st->lanes; i++)
+		m |= (uint64_t)(st->run[i] == 0) << i;
+	return m;
 }
 
 /*
@@ -302,7 +330,7 @@ static void efl_run_model(efl_state *st, int lanes, int every, int count, const 
 	int all;
 	efl_init(st, lanes, lanes, 0);
 	for (;;) {
-		efl_refill(st, count, left, right, down, meta);
+		efl_refill(st, efl_wanting(st), count, left, right, down, meta);
 		all = 1;
 		for (int i = 0; i < lanes; i++)
 			all &= st->run[i] > 0;
@@ -319,7 +347,7 @@ static void efl_run_model(efl_state *st, int lanes, int every, int count, const 
 	for (int i = 0; i < lanes; i++) /* the last tasks */
 		while (st->run[i] > 0)
 			st->run[i] = efl_step_model(st, i, &st->k.nodes);
-	efl_refill(st, count, left, right, down, meta); /* adds up the last ones */
+	efl_refill(st, efl_wanting(st), count, left, right, down, meta); /* adds up the last ones */
 	*out = st->k;
 }
 
@@ -397,13 +425,11 @@ efl_vstep(efl_group *g, const efl_vconst *k, const uint32_t *tab, uint64_t *fd, 
 }
 
 /* efl_vload loads lanes 16 * h .. 16 * h + 15 of st into g; efl_vsave
- * stores them back and marks the lanes in ended as wanting a task. */
+ * stores them back. */
 EFL_AVX512 static inline __attribute__((always_inline)) void efl_vload(efl_group *g, const efl_state *st, int h,
 								       const efl_vconst *k)
 {
-	g->act = 0;
-	for (int i = 0; i < 16; i++)
-		g->act |= (__mmask16)((st->run[16 * h + i] > 0) << i);
+	g->act = (__mmask16)(st->act >> 16 * h);
 	g->bit = _mm512_loadu_si512(st->bit + 16 * h);
 	g->d = _mm512_loadu_si512(st->cd + 16 * h);
 	g->l = _mm512_loadu_si512(st->cl + 16 * h);
@@ -412,8 +438,7 @@ EFL_AVX512 static inline __attribute__((always_inline)) void efl_vload(efl_group
 	g->top = _mm512_add_epi32(_mm512_slli_epi32(_mm512_loadu_si512(st->top + 16 * h), EFL_WSHIFT), k->lane);
 }
 
-EFL_AVX512 static inline __attribute__((always_inline)) void efl_vsave(const efl_group *g, efl_state *st, int h,
-								       __mmask16 ended)
+EFL_AVX512 static inline __attribute__((always_inline)) void efl_vsave(const efl_group *g, efl_state *st, int h)
 {
 	_mm512_storeu_si512(st->bit + 16 * h, g->bit);
 	_mm512_storeu_si512(st->cd + 16 * h, g->d);
@@ -421,9 +446,6 @@ EFL_AVX512 static inline __attribute__((always_inline)) void efl_vsave(const efl
 	_mm512_storeu_si512(st->cr + 16 * h, g->r);
 	_mm512_storeu_si512(st->c + 16 * h, g->c);
 	_mm512_storeu_si512(st->top + 16 * h, _mm512_srli_epi32(g->top, EFL_WSHIFT));
-	for (int i = 0; i < 16; i++)
-		if (ended >> i & 1)
-			st->run[16 * h + i] = 0;
 }
 
 /*
@@ -456,11 +478,14 @@ EFL_AVX512 static int efl_run_avx512(efl_state *st, int count, const uint64_t *l
 	k.odd = _mm512_set_epi32(31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
 	efl_vconst k2 = k; /* the second group's lanes are 16..31 */
 	k2.lane = _mm512_add_epi32(k.lane, _mm512_set1_epi32(16));
+	uint64_t want = efl_wanting(st); /* the lanes that want a task */
 	for (;;) {
-		if (efl_refill(st, count, left, right, down, meta) == 0)
+		if (efl_refill(st, want, count, left, right, down, meta) == 0)
 			return 1;
-		if (budget == 0)
+		if (budget == 0) {
+			efl_addup(st);
 			return 0;
+		}
 		efl_group a, b;
 		efl_vload(&a, st, 0, &k);
 		efl_vload(&b, st, 1, &k2);
@@ -469,10 +494,11 @@ EFL_AVX512 static int efl_run_avx512(efl_state *st, int count, const uint64_t *l
 			ea = efl_vstep(&a, &k, st->tab, st->fd, st->lr);
 			eb = efl_vstep(&b, &k2, st->tab, st->fd, st->lr);
 		} while ((ea | eb) == 0 && --budget != 0);
-		efl_vsave(&a, st, 0, ea);
-		efl_vsave(&b, st, 1, eb);
-		if ((ea | eb) == 0 && budget == 0) {
-			efl_refill(st, count, left, right, down, meta); /* adds up the counts */
+		efl_vsave(&a, st, 0);
+		efl_vsave(&b, st, 1);
+		want = ea | (uint64_t)eb << 16;
+		if (want == 0 && budget == 0) {
+			efl_addup(st);
 			return 0;
 		}
 	}
