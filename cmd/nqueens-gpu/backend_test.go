@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nqueens-gpu/nqueens-gpu/cpu"
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/estimate"
@@ -557,14 +558,16 @@ func TestFallbackEstimate(t *testing.T) {
 	}
 }
 
-// devices lists the GPUs, the driver and the CPU, and exits 1 with the
-// cause and the fix when there is no GPU.
+// devices lists the GPUs, the driver, the CPU and its search path (the
+// vector lanes or the scalar search, cpu.EightfoldPath), and exits 1 with
+// the cause and the fix when there is no GPU.
 func TestDevicesCommand(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := runDevicesWith(context.Background(), nil, &out, &errOut, twoGPUs().hooks()); code != 0 || errOut.String() != "" {
 		t.Fatalf("two GPUs: exit %d, stderr %q", code, errOut.String())
 	}
-	for _, want := range []string{"GPU 0    Fake H100", "GPU 1    Fake A100", "108 SMs", "CPU ", "logical CPUs"} {
+	for _, want := range []string{"GPU 0    Fake H100", "GPU 1    Fake A100", "108 SMs", "CPU ", "logical CPUs",
+		"CPU path " + cpu.EightfoldPath()} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out.String())
 		}
@@ -574,7 +577,8 @@ func TestDevicesCommand(t *testing.T) {
 		t.Fatalf("-json: exit %d", code)
 	}
 	var env report.Env
-	if err := json.Unmarshal(out.Bytes(), &env); err != nil || len(env.GPUs) != 2 || env.GPUs[1].SMs != 108 || env.CPUCores < 1 {
+	if err := json.Unmarshal(out.Bytes(), &env); err != nil || len(env.GPUs) != 2 || env.GPUs[1].SMs != 108 || env.CPUCores < 1 ||
+		env.CPUSearch != cpu.EightfoldPath() {
 		t.Errorf("-json: %v, %+v", err, env)
 	}
 	out.Reset()
