@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nqueens-gpu/nqueens-gpu/cpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/eflanes"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
@@ -25,15 +24,24 @@ func needVector(t *testing.T) {
 	}
 }
 
-// scalar is what cpu's scalar search (cpu.EightfoldTask) counts over the
-// tasks of e: Σ weight × completions and the nodes.
+// scalar is what the test generator's independent search
+// (taskstest.SearchEightfold, which counts the nodes as cpu's scalar search
+// does) counts over the tasks of e: Σ weight × completions and the nodes.
+// The comparison with cpu's own scalar search, task by task, is in package
+// cpu (internal/* does not import the backends).
 func scalar(e *tasks.Eightfold) (total, nodes uint64) {
 	for i := 0; i < e.Len(); i++ {
-		c, k := cpu.EightfoldTask(e, i)
-		total += c * uint64(e.Meta[i]>>24)
+		c, k := taskstest.SearchEightfold(e.Task(i))
+		total += c * e.Weight(i)
 		nodes += k
 	}
 	return total, nodes
+}
+
+// oneTask is task i of e as a batch of its own.
+func oneTask(e *tasks.Eightfold, i int) *tasks.Eightfold {
+	return &tasks.Eightfold{N: e.N, Split: e.Split, Cols: e.Task(i), Left: e.Left[i : i+1],
+		Right: e.Right[i : i+1], Down: e.Down[i : i+1], Meta: e.Meta[i : i+1]}
 }
 
 // The host model of the warp, with 1, 7 and 32 lanes and the kernel's
@@ -126,8 +134,7 @@ func TestVectorLargeN(t *testing.T) {
 		}
 		var want uint64
 		for i := 0; i < e.Len(); i++ {
-			one := &tasks.Eightfold{N: e.N, Split: e.Split, Left: e.Left[i : i+1], Right: e.Right[i : i+1],
-				Down: e.Down[i : i+1], Meta: e.Meta[i : i+1]}
+			one := oneTask(e, i)
 			w, _ := scalar(one)
 			if got := eflanes.Vector(&st, one, eflanes.Width, 1, nil); got != w {
 				t.Errorf("N=%d task %v: vector %d, scalar %d", n, e.Task(i), got, w)
