@@ -22,6 +22,12 @@ import (
 // amd64.
 const Built = true
 
+// Width is the C engine's EFL_WIDTH (a compile-time check).
+var (
+	_ [Width - C.EFL_WIDTH]struct{}
+	_ [C.EFL_WIDTH - Width]struct{}
+)
+
 // hasAVX512 is whether the CPU runs efl_run_avx512 (AVX-512 F, CD, BW,
 // DQ and VL, what its target attribute lets the compiler use).
 var hasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512CD && cpu.X86.HasAVX512BW &&

@@ -13,7 +13,10 @@
  *   efl_run_avx512 32 lanes in the 32-bit elements of AVX-512 registers,
  *                  compiled with a target attribute so that the binary
  *                  runs on every x86-64; Go calls it only where
- *                  golang.org/x/sys/cpu reports AVX-512F.
+ *                  golang.org/x/sys/cpu reports AVX-512 F, CD, BW, DQ
+ *                  and VL. Its lanes refill as soon as their task ends,
+ *                  and once the batch has no task left, an idle lane
+ *                  steals a saved level of another lane (efl_steal).
  *
  * Both are the same step as nq_ef_step, with the same words (bit, d, l, r,
  * the level in d's low five bits, column c at bit c + 4), the same table
@@ -25,8 +28,10 @@
  * per-thread pointer) and is being changed for it, and the lanes need
  * other memory: a lane has no pointer of its own, only an index. Frames
  * and table words are lane-interleaved, as in the kernel's shared memory:
- * word k of lane i at [k][i], so the table's lookup and a pop are gathers
- * and a push a scatter of one element per lane, within 64 bytes per row.
+ * word k of lane i at [k][i], so the table's lookup is a gather of one
+ * 32-bit element per lane, a pop gathers and a push scatters two 64-bit
+ * elements per lane (a frame's f d l r packed as the kernel's 16-byte frame
+ * lays them out).
  *
  * Why C through cgo: the step is a dozen vector operations and the
  * compiler schedules them and allocates the 32 vector registers; Go's
@@ -67,7 +72,7 @@ typedef struct {
 	int count;
 } efl_tasks;
 
-/* efl_frame packs a frame's words as the kernel's 16-byte frame lays
+/* efl_pack packs a frame's words as the kernel's 16-byte frame lays
  * them out, f d l r, into two 64-bit words: f | d << 32 and l | r << 32. */
 static inline uint64_t efl_pack(uint32_t lo, uint32_t hi)
 {
