@@ -227,7 +227,8 @@ func TestAlgosFollowTable(t *testing.T) {
 }
 
 // efAfter and efFrames follow kernels/nqtotal.h: its NQ_EF_AFTER, and
-// NQ_EF_FRAMES of the most levels a task of n and split has (n-2-split).
+// NQ_EF_FRAMES of the most levels a task of n and split has (n-2-split,
+// at least 2).
 func TestEightfoldFramesFollowNqtotal(t *testing.T) {
 	src, err := fs.ReadFile(kernels.Sources, "nqtotal.h")
 	if err != nil {
@@ -242,7 +243,7 @@ func TestEightfoldFramesFollowNqtotal(t *testing.T) {
 	if after == "" || after != strconv.Itoa(efAfter) {
 		t.Fatalf("nqtotal.h defines NQ_EF_AFTER as %q, gpu's efAfter is %d", after, efAfter)
 	}
-	for _, c := range []struct{ n, split, want int }{{16, 4, 12}, {20, 3, 17}, {22, 3, 19}, {28, 4, 24}, {5, 3, 3}} {
+	for _, c := range []struct{ n, split, want int }{{16, 4, 10}, {20, 3, 15}, {22, 3, 17}, {28, 4, 22}, {5, 3, 2}, {4, 3, 2}} {
 		if got := efFrames(c.n, c.split); got != c.want {
 			t.Errorf("efFrames(%d, %d) = %d, want %d", c.n, c.split, got, c.want)
 		}

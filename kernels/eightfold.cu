@@ -27,15 +27,14 @@
  * Memory layout: the device arrays are the Go tasks.Eightfold slices Left,
  * Right, Down and Meta copied as they are (Cols stays on the host). Task i
  * searches Meta[i] & 0xff levels; frames must be at least
- * NQ_EF_FRAMES(levels) = levels + NQ_EF_AFTER for every task of the
- * batch: for its largest levels, or N - 3 - split for any batch of N and
- * split (N - 2 - split for corner borders, which leave one row more).
+ * NQ_EF_FRAMES(levels) (= levels from 2 on) for every task of the batch:
+ * for its largest levels, or N - 2 - split for any batch of N and split
+ * (corner borders leave one row more than the others).
  *
- * Dynamic shared memory: frames * blockDim.x * 20 bytes: first the
- * threads' frames, 16 bytes each, frame k of thread t at index k *
- * blockDim.x + t; then the table words, word j of thread t at j *
- * blockDim.x + t (nqtotal.h: no bank conflicts). 340 bytes per thread at
- * N=20 with split 3 (at most 15 levels, 17 frames).
+ * Dynamic shared memory: frames * blockDim.x * 16 bytes, the threads'
+ * frames, frame k of thread t at index k * blockDim.x + t (nqtotal.h: no
+ * bank conflicts). 240 bytes per thread at N=20 with split 3 (at most 15
+ * levels).
  *
  * Output: the kernels ADD Σ weight × completions over the batch to
  * out[2], the slot where the other kernels add their orbits of 8, and
@@ -47,12 +46,13 @@
  *
  * Launch shape: one-dimensional; blockDim.x a multiple of 32, at most
  * 1024 (128 suggested: shared memory, not registers, bounds the threads
- * per SM; __launch_bounds__ holds the kernels to 32 registers).
+ * per SM; __launch_bounds__ allows the kernels 64 registers, and they
+ * need fewer).
  * nq_eightfold: as many blocks as stay resident (threads loop until the
  * counter passes count); zero *next before each launch. A warp runs the
  * step loop until one of its threads has finished its task (a warp vote,
  * so the loop has no divergent branch; it looks every NQ_EF_AFTER + 1
- * steps, the steps a finished task's state takes after its end doing
+ * steps, a finished task's state taking any further steps doing
  * nothing); then the threads without a task take the next ones from
  * *next, and the warp runs the loop again. So no thread waits for the
  * longest task of its warp, and no iteration pays for a refill it does
@@ -71,15 +71,13 @@
 #include "nqtotal.h"
 #include "nqreduce.cuh"
 
-/* nq_ef_mem is the block's dynamic shared memory: the frame area, then
- * the table area (see the header comment). */
+/* nq_ef_mem is the block's dynamic shared memory: the frame area (see the
+ * header comment). */
 extern __shared__ nq_ef_frame nq_ef_mem[];
 
-/* nq_ef_layout gives the thread's places in nq_ef_mem (nq_ef_start): its
- * frame 0 and the stride between its frames, its table word 0 and the
- * stride between its table words, in bytes. */
-static __device__ __forceinline__ void nq_ef_layout(int frames, nq_ef_ptr *tab, uint32_t *ts, nq_ef_ptr *base,
-						    uint32_t *fs)
+/* nq_ef_layout gives the thread's place in nq_ef_mem (nq_ef_start): its
+ * frame 0 and the stride between its frames, in bytes. */
+static __device__ __forceinline__ void nq_ef_layout(nq_ef_ptr *base, uint32_t *fs)
 {
 	const nq_ef_ptr mem = nq_ef_ptr_of(nq_ef_mem);
 	*base = mem + threadIdx.x * 16u;
@@ -89,8 +87,6 @@ static __device__ __forceinline__ void nq_ef_layout(int frames, nq_ef_ptr *tab, 
 	 * pointer with IMAD.IADD (the FMA pipe) instead of an IADD3 from a
 	 * uniform register (the ALU pipe, which the step loop fills). */
 	asm("sub.u32 %0, %1, %2;" : "=r"(*fs) : "r"(mem + (blockDim.x + threadIdx.x) * 16u), "r"(*base));
-	*tab = mem + (uint32_t)frames * blockDim.x * 16u + threadIdx.x * 4u;
-	*ts = blockDim.x * 4u;
 }
 
 /* nq_ef_add_out adds the thread's counters to out: the total to out[2]
@@ -105,16 +101,17 @@ static __device__ __forceinline__ void nq_ef_add_out(const nq_ef_counts *k, unsi
 	}
 }
 
-extern "C" __global__ void __launch_bounds__(1024, 2) NQ_KERNEL(nq_eightfold)(int count, int frames,
+extern "C" __global__ void __launch_bounds__(1024, 1) NQ_KERNEL(nq_eightfold)(int count, int frames,
 						   const unsigned long long *__restrict__ left,
 						   const unsigned long long *__restrict__ right,
 						   const uint32_t *__restrict__ down,
 						   const uint32_t *__restrict__ meta,
 						   unsigned long long *out, unsigned int *next)
 {
-	nq_ef_ptr tab, base;
-	uint32_t ts, fs;
-	nq_ef_layout(frames, &tab, &ts, &base, &fs);
+	nq_ef_ptr base;
+	uint32_t fs;
+	(void)frames; /* the launch sized the shared memory from it */
+	nq_ef_layout(&base, &fs);
 	nq_ef_counts k = {0, 0};
 	nq_ef_state s;
 	s.w = 0;
@@ -126,7 +123,7 @@ extern "C" __global__ void __launch_bounds__(1024, 2) NQ_KERNEL(nq_eightfold)(in
 			const unsigned int i = atomicAdd(next, 1u);
 			if (i >= (unsigned int)count)
 				break;
-			more = nq_ef_start(&s, tab, ts, base, fs, left[i], right[i], down[i], meta[i], &k);
+			more = nq_ef_start(&s, base, fs, left[i], right[i], down[i], meta[i], &k);
 		}
 		if (__any_sync(0xffffffffu, !more))
 			break; /* the tasks are all handed out */
@@ -148,22 +145,23 @@ extern "C" __global__ void __launch_bounds__(1024, 2) NQ_KERNEL(nq_eightfold)(in
 	nq_ef_add_out(&k, out);
 }
 
-extern "C" __global__ void __launch_bounds__(1024, 2) NQ_KERNEL(nq_eightfold_static)(int count, int frames,
+extern "C" __global__ void __launch_bounds__(1024, 1) NQ_KERNEL(nq_eightfold_static)(int count, int frames,
 							  const unsigned long long *__restrict__ left,
 							  const unsigned long long *__restrict__ right,
 							  const uint32_t *__restrict__ down,
 							  const uint32_t *__restrict__ meta,
 							  unsigned long long *out)
 {
-	nq_ef_ptr tab, base;
-	uint32_t ts, fs;
-	nq_ef_layout(frames, &tab, &ts, &base, &fs);
+	nq_ef_ptr base;
+	uint32_t fs;
+	(void)frames; /* the launch sized the shared memory from it */
+	nq_ef_layout(&base, &fs);
 	nq_ef_counts k = {0, 0};
 	nq_ef_state s;
 	/* i + stride stays below 2^32: count < 2^31, and so is the grid. */
 	const unsigned int stride = gridDim.x * blockDim.x;
 	for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < (unsigned int)count; i += stride) {
-		if (nq_ef_start(&s, tab, ts, base, fs, left[i], right[i], down[i], meta[i], &k)) {
+		if (nq_ef_start(&s, base, fs, left[i], right[i], down[i], meta[i], &k)) {
 			while (nq_ef_step(&s, &k))
 				;
 			nq_ef_finish(&s, &k);
