@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"errors"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -227,8 +228,8 @@ func TestAlgosFollowTable(t *testing.T) {
 }
 
 // efAfter and efFrames follow kernels/nqtotal.h: its NQ_EF_AFTER, and
-// NQ_EF_FRAMES of the most levels a task of n and split has (n-2-split,
-// at least 2).
+// NQ_EF_FRAMES of the most levels a task of n and split has (n-3-split,
+// at least 2), which no enumerated task exceeds.
 func TestEightfoldFramesFollowNqtotal(t *testing.T) {
 	src, err := fs.ReadFile(kernels.Sources, "nqtotal.h")
 	if err != nil {
@@ -243,9 +244,26 @@ func TestEightfoldFramesFollowNqtotal(t *testing.T) {
 	if after == "" || after != strconv.Itoa(efAfter) {
 		t.Fatalf("nqtotal.h defines NQ_EF_AFTER as %q, gpu's efAfter is %d", after, efAfter)
 	}
-	for _, c := range []struct{ n, split, want int }{{16, 4, 10}, {20, 3, 15}, {22, 3, 17}, {28, 4, 22}, {5, 3, 2}, {4, 3, 2}} {
+	for _, c := range []struct{ n, split, want int }{{16, 4, 9}, {20, 3, 14}, {22, 3, 16}, {28, 4, 21}, {5, 3, 2}, {4, 3, 2}} {
 		if got := efFrames(c.n, c.split); got != c.want {
 			t.Errorf("efFrames(%d, %d) = %d, want %d", c.n, c.split, got, c.want)
+		}
+	}
+	for n := 5; n <= 15; n++ {
+		for split := 0; split <= 3; split++ {
+			most := 0
+			err := tasks.EnumerateEightfold(n, split, 1<<16, func(e *tasks.Eightfold) error {
+				for i := 0; i < e.Len(); i++ {
+					most = max(most, e.Levels(i))
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if most > efFrames(n, split) {
+				t.Errorf("N=%d split %d: a task of %d levels, more than efFrames %d", n, split, most, efFrames(n, split))
+			}
 		}
 	}
 }

@@ -60,7 +60,7 @@
  * own. nq_eightfold_static: gridDim.x =
  * min(ceil(count / blockDim.x), resident blocks), a grid-stride loop, one
  * task per thread at a time. Both keep a 64-bit sum per thread in
- * registers and end with one atomicAdd per block (nqreduce.cuh).
+ * registers and end with one atomicAdd per warp (nqreduce.cuh).
  *
  * Warps and shapes: the step has no branch that depends on a task's
  * shape (its start row and pre-filled rows are data: the table's shifts),
@@ -70,6 +70,10 @@
  */
 #include "nqtotal.h"
 #include "nqreduce.cuh"
+
+#if NQ_EF_AFTER != 2
+#error "nq_eightfold's step loop writes out NQ_EF_AFTER + 1 = 3 steps"
+#endif
 
 /* nq_ef_mem is the block's dynamic shared memory: the frame area (see the
  * header comment). */
@@ -91,14 +95,14 @@ static __device__ __forceinline__ void nq_ef_layout(nq_ef_ptr *base, uint32_t *f
 
 /* nq_ef_add_out adds the thread's counters to out: the total to out[2]
  * (the slot of the other kernels' orbits of 8), with NQ_NODES the nodes to
- * out[3]. Every thread of the block calls it. */
+ * out[3]; one atomicAdd per warp, so that the kernels use no static shared
+ * memory (the frames bound the warps per SM). Every thread of the block
+ * calls it. */
 static __device__ __forceinline__ void nq_ef_add_out(const nq_ef_counts *k, unsigned long long *out)
 {
-	nq_block_add1(k->total, out + 2);
-	if (NQ_NODES) {
-		__syncthreads(); /* the shared sums of nq_block_add1 are reused */
-		nq_block_add1(k->nodes, out + 3);
-	}
+	nq_warp_add1(k->total, out + 2);
+	if (NQ_NODES)
+		nq_warp_add1(k->nodes, out + 3);
 }
 
 extern "C" __global__ void __launch_bounds__(1024, 1) NQ_KERNEL(nq_eightfold)(int count, int frames,
@@ -132,9 +136,11 @@ extern "C" __global__ void __launch_bounds__(1024, 1) NQ_KERNEL(nq_eightfold)(in
 		 * only every NQ_EF_AFTER + 1 steps: the steps a finished task
 		 * takes after its end do nothing. */
 		do {
-#pragma unroll
-			for (int u = 0; u < NQ_EF_AFTER; u++)
-				nq_ef_step(&s, &k);
+			/* NQ_EF_AFTER + 1 steps, written out: NVVM folds an
+			 * unrolled loop of them back into one copy with a
+			 * counter. */
+			nq_ef_step(&s, &k);
+			nq_ef_step(&s, &k);
 			more = nq_ef_step(&s, &k);
 		} while (__all_sync(0xffffffffu, more));
 		nq_ef_finish(&s, &k); /* the finished tasks, and the others so far */
