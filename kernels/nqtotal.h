@@ -298,14 +298,13 @@ NQ_HD int nq_ef_start(nq_ef_state *s, nq_ef_ptr base, uint32_t fs, uint64_t left
 	 * row of each skip level (a skip level j < levels - 1 lies on row j
 	 * plus the skips above it). */
 	{
+		/* sa, sb: whether a, b are skip levels (0xff is none); without
+		 * branches, which the threads of a warp would take apart. */
 		const uint32_t sa = a + 1u < levels, sb = b + 1u < levels;
 		const uint32_t last = levels - 1u + sa + sb;
-		uint64_t sched = 0x5555555555555555ull & ((1ull << (2u * last)) - 1u);
-		if (sa)
-			sched += 1ull << (2u * (a + (sb && b < a)));
-		if (sb)
-			sched += 1ull << (2u * (b + (sa && a < b)));
-		s->sched = sched;
+		const uint32_t ra = a + (sb & (b < a)), rb = b + (sa & (a < b));
+		s->sched = (0x5555555555555555ull & ((1ull << (2u * last)) - 1u)) + ((uint64_t)sa << (2u * ra & 63u)) +
+			   ((uint64_t)sb << (2u * rb & 63u));
 	}
 	s->base = base;
 	s->fs = fs;
