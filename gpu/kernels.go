@@ -108,10 +108,6 @@ var kernelTable = []kernelSpec{
 	{algo: nq.Eightfold, variant: Dynamic, name: "nq_eightfold", layout: eightfoldLayout, fetch: true, sharedBytes: efStackBytes, launch: eightfoldLaunch, preferred: true},
 }
 
-// efAfter is NQ_EF_AFTER of kernels/nqtotal.h: the steps nq_eightfold
-// takes between two looks at whether a thread's task has ended, less one.
-const efAfter = 2
-
 // efFrames is the stack frames per thread of the eightfold kernels for
 // tasks of n with split rows filled below the border: NQ_EF_FRAMES of the
 // largest levels of any task, at least 2 (kernels/eightfold.cu). A border

@@ -71,8 +71,8 @@
 #include "nqtotal.h"
 #include "nqreduce.cuh"
 
-#if NQ_EF_AFTER != 3
-#error "nq_eightfold's step loop writes out NQ_EF_AFTER + 1 = 4 steps"
+#if NQ_EF_AFTER != 9
+#error "nq_eightfold's step loop writes out NQ_EF_AFTER + 1 = 10 steps"
 #endif
 
 /* nq_ef_mem is the block's dynamic shared memory: the frame area (see the
@@ -139,6 +139,12 @@ extern "C" __global__ void __launch_bounds__(1024, 1) NQ_KERNEL(nq_eightfold)(in
 			/* NQ_EF_AFTER + 1 steps, written out: NVVM folds an
 			 * unrolled loop of them back into one copy with a
 			 * counter. */
+			nq_ef_step(&s, &k);
+			nq_ef_step(&s, &k);
+			nq_ef_step(&s, &k);
+			nq_ef_step(&s, &k);
+			nq_ef_step(&s, &k);
+			nq_ef_step(&s, &k);
 			nq_ef_step(&s, &k);
 			nq_ef_step(&s, &k);
 			nq_ef_step(&s, &k);

@@ -100,7 +100,7 @@
 /* NQ_EF_AFTER: the steps the GPU's step loop takes between two looks at
  * whether a thread has finished its task, less one (any number of steps
  * after its end does no harm; see The step above). */
-#define NQ_EF_AFTER 3
+#define NQ_EF_AFTER 9
 
 /* NQ_EF_FRAMES(levels): the frames a task of that many levels needs;
  * NQ_EF_FRAMES(NQ_MAXN - 2) is enough for every task. */
