@@ -108,20 +108,17 @@ var kernelTable = []kernelSpec{
 	{algo: nq.Eightfold, variant: Dynamic, name: "nq_eightfold", layout: eightfoldLayout, fetch: true, sharedBytes: efStackBytes, launch: eightfoldLaunch, preferred: true},
 }
 
-// efAfter is NQ_EF_AFTER of kernels/nqtotal.h: the sentinel frames below
-// a task's first one.
-const efAfter = 2
-
 // efFrames is the stack frames per thread of the eightfold kernels for
 // tasks of n with split rows filled below the border: NQ_EF_FRAMES of the
-// largest levels of any task, n-2-split (a corner border leaves one row
-// more than the others) plus efAfter (kernels/eightfold.cu).
-func efFrames(n, split int) int { return max(1, n-2-split) + efAfter }
+// largest levels of any task, at least 2 (kernels/eightfold.cu). A border
+// leaves at most n-3 rows empty (rows 0 and n-1 hold queens, and so does a
+// side row unless a queen stands in a corner, which at most one can), and
+// split of them are the prefix: n-3-split levels.
+func efFrames(n, split int) int { return max(2, n-3-split) }
 
-// efStackBytes is the dynamic shared memory of the eightfold kernels: 20
-// bytes per frame and thread (a 16-byte frame and a table word; a task
-// needs one table word fewer than frames).
-func efStackBytes(n, split, threads int) int { return 20 * efFrames(n, split) * threads }
+// efStackBytes is the dynamic shared memory of the eightfold kernels: 16
+// bytes per frame and thread.
+func efStackBytes(n, split, threads int) int { return 16 * efFrames(n, split) * threads }
 
 // symStackBytes is the shared memory of nq_symmetry_boards_smem: the
 // stacks of a block's threads, SymWords 32-bit words each.

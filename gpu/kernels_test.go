@@ -2,12 +2,12 @@ package gpu
 
 import (
 	"errors"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
@@ -226,25 +226,30 @@ func TestAlgosFollowTable(t *testing.T) {
 	}
 }
 
-// efAfter and efFrames follow kernels/nqtotal.h: its NQ_EF_AFTER, and
-// NQ_EF_FRAMES of the most levels a task of n and split has (n-2-split).
+// efFrames follows kernels/nqtotal.h: NQ_EF_FRAMES of the most levels a
+// task of n and split has (n-3-split, at least 2), which no enumerated
+// task exceeds.
 func TestEightfoldFramesFollowNqtotal(t *testing.T) {
-	src, err := fs.ReadFile(kernels.Sources, "nqtotal.h")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var after string
-	for _, line := range strings.Split(string(src), "\n") {
-		if f := strings.Fields(line); len(f) == 3 && f[0] == "#define" && f[1] == "NQ_EF_AFTER" {
-			after = f[2]
-		}
-	}
-	if after == "" || after != strconv.Itoa(efAfter) {
-		t.Fatalf("nqtotal.h defines NQ_EF_AFTER as %q, gpu's efAfter is %d", after, efAfter)
-	}
-	for _, c := range []struct{ n, split, want int }{{16, 4, 12}, {20, 3, 17}, {22, 3, 19}, {28, 4, 24}, {5, 3, 3}} {
+	for _, c := range []struct{ n, split, want int }{{16, 4, 9}, {20, 3, 14}, {22, 3, 16}, {28, 4, 21}, {5, 3, 2}, {4, 3, 2}} {
 		if got := efFrames(c.n, c.split); got != c.want {
 			t.Errorf("efFrames(%d, %d) = %d, want %d", c.n, c.split, got, c.want)
+		}
+	}
+	for n := 5; n <= 15; n++ {
+		for split := 0; split <= 3; split++ {
+			most := 0
+			err := tasks.EnumerateEightfold(n, split, 1<<16, func(e *tasks.Eightfold) error {
+				for i := 0; i < e.Len(); i++ {
+					most = max(most, e.Levels(i))
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if most > efFrames(n, split) {
+				t.Errorf("N=%d split %d: a task of %d levels, more than efFrames %d", n, split, most, efFrames(n, split))
+			}
 		}
 	}
 }

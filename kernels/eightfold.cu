@@ -27,15 +27,14 @@
  * Memory layout: the device arrays are the Go tasks.Eightfold slices Left,
  * Right, Down and Meta copied as they are (Cols stays on the host). Task i
  * searches Meta[i] & 0xff levels; frames must be at least
- * NQ_EF_FRAMES(levels) = levels + NQ_EF_AFTER for every task of the
- * batch: for its largest levels, or N - 3 - split for any batch of N and
- * split (N - 2 - split for corner borders, which leave one row more).
+ * NQ_EF_FRAMES(levels) (= levels from 2 on) for every task of the batch:
+ * for its largest levels, or N - 2 - split for any batch of N and split
+ * (corner borders leave one row more than the others).
  *
- * Dynamic shared memory: frames * blockDim.x * 20 bytes: first the
- * threads' frames, 16 bytes each, frame k of thread t at index k *
- * blockDim.x + t; then the table words, word j of thread t at j *
- * blockDim.x + t (nqtotal.h: no bank conflicts). 340 bytes per thread at
- * N=20 with split 3 (at most 15 levels, 17 frames).
+ * Dynamic shared memory: frames * blockDim.x * 16 bytes, the threads'
+ * frames, frame k of thread t at index k * blockDim.x + t (nqtotal.h: no
+ * bank conflicts). 240 bytes per thread at N=20 with split 3 (at most 15
+ * levels).
  *
  * Output: the kernels ADD Σ weight × completions over the batch to
  * out[2], the slot where the other kernels add their orbits of 8, and
@@ -47,12 +46,13 @@
  *
  * Launch shape: one-dimensional; blockDim.x a multiple of 32, at most
  * 1024 (128 suggested: shared memory, not registers, bounds the threads
- * per SM; __launch_bounds__ holds the kernels to 32 registers).
+ * per SM; __launch_bounds__ allows the kernels 64 registers, and they
+ * need fewer).
  * nq_eightfold: as many blocks as stay resident (threads loop until the
  * counter passes count); zero *next before each launch. A warp runs the
  * step loop until one of its threads has finished its task (a warp vote,
  * so the loop has no divergent branch; it looks every NQ_EF_AFTER + 1
- * steps, the steps a finished task's state takes after its end doing
+ * steps, a finished task's state taking any further steps doing
  * nothing); then the threads without a task take the next ones from
  * *next, and the warp runs the loop again. So no thread waits for the
  * longest task of its warp, and no iteration pays for a refill it does
@@ -60,7 +60,7 @@
  * own. nq_eightfold_static: gridDim.x =
  * min(ceil(count / blockDim.x), resident blocks), a grid-stride loop, one
  * task per thread at a time. Both keep a 64-bit sum per thread in
- * registers and end with one atomicAdd per block (nqreduce.cuh).
+ * registers and end with one atomicAdd per warp (nqreduce.cuh).
  *
  * Warps and shapes: the step has no branch that depends on a task's
  * shape (its start row and pre-filled rows are data: the table's shifts),
@@ -71,15 +71,17 @@
 #include "nqtotal.h"
 #include "nqreduce.cuh"
 
-/* nq_ef_mem is the block's dynamic shared memory: the frame area, then
- * the table area (see the header comment). */
+#if NQ_EF_AFTER != 9
+#error "nq_eightfold's step loop writes out NQ_EF_AFTER + 1 = 10 steps"
+#endif
+
+/* nq_ef_mem is the block's dynamic shared memory: the frame area (see the
+ * header comment). */
 extern __shared__ nq_ef_frame nq_ef_mem[];
 
-/* nq_ef_layout gives the thread's places in nq_ef_mem (nq_ef_start): its
- * frame 0 and the stride between its frames, its table word 0 and the
- * stride between its table words, in bytes. */
-static __device__ __forceinline__ void nq_ef_layout(int frames, nq_ef_ptr *tab, uint32_t *ts, nq_ef_ptr *base,
-						    uint32_t *fs)
+/* nq_ef_layout gives the thread's place in nq_ef_mem (nq_ef_start): its
+ * frame 0 and the stride between its frames, in bytes. */
+static __device__ __forceinline__ void nq_ef_layout(nq_ef_ptr *base, uint32_t *fs)
 {
 	const nq_ef_ptr mem = nq_ef_ptr_of(nq_ef_mem);
 	*base = mem + threadIdx.x * 16u;
@@ -89,32 +91,31 @@ static __device__ __forceinline__ void nq_ef_layout(int frames, nq_ef_ptr *tab, 
 	 * pointer with IMAD.IADD (the FMA pipe) instead of an IADD3 from a
 	 * uniform register (the ALU pipe, which the step loop fills). */
 	asm("sub.u32 %0, %1, %2;" : "=r"(*fs) : "r"(mem + (blockDim.x + threadIdx.x) * 16u), "r"(*base));
-	*tab = mem + (uint32_t)frames * blockDim.x * 16u + threadIdx.x * 4u;
-	*ts = blockDim.x * 4u;
 }
 
 /* nq_ef_add_out adds the thread's counters to out: the total to out[2]
  * (the slot of the other kernels' orbits of 8), with NQ_NODES the nodes to
- * out[3]. Every thread of the block calls it. */
+ * out[3]; one atomicAdd per warp, so that the kernels use no static shared
+ * memory (the frames bound the warps per SM). Every thread of the block
+ * calls it. */
 static __device__ __forceinline__ void nq_ef_add_out(const nq_ef_counts *k, unsigned long long *out)
 {
-	nq_block_add1(k->total, out + 2);
-	if (NQ_NODES) {
-		__syncthreads(); /* the shared sums of nq_block_add1 are reused */
-		nq_block_add1(k->nodes, out + 3);
-	}
+	nq_warp_add1(k->total, out + 2);
+	if (NQ_NODES)
+		nq_warp_add1(k->nodes, out + 3);
 }
 
-extern "C" __global__ void __launch_bounds__(1024, 2) NQ_KERNEL(nq_eightfold)(int count, int frames,
+extern "C" __global__ void __launch_bounds__(1024, 1) NQ_KERNEL(nq_eightfold)(int count, int frames,
 						   const unsigned long long *__restrict__ left,
 						   const unsigned long long *__restrict__ right,
 						   const uint32_t *__restrict__ down,
 						   const uint32_t *__restrict__ meta,
 						   unsigned long long *out, unsigned int *next)
 {
-	nq_ef_ptr tab, base;
-	uint32_t ts, fs;
-	nq_ef_layout(frames, &tab, &ts, &base, &fs);
+	nq_ef_ptr base;
+	uint32_t fs;
+	(void)frames; /* the launch sized the shared memory from it */
+	nq_ef_layout(&base, &fs);
 	nq_ef_counts k = {0, 0};
 	nq_ef_state s;
 	s.w = 0;
@@ -126,7 +127,7 @@ extern "C" __global__ void __launch_bounds__(1024, 2) NQ_KERNEL(nq_eightfold)(in
 			const unsigned int i = atomicAdd(next, 1u);
 			if (i >= (unsigned int)count)
 				break;
-			more = nq_ef_start(&s, tab, ts, base, fs, left[i], right[i], down[i], meta[i], &k);
+			more = nq_ef_start(&s, base, fs, left[i], right[i], down[i], meta[i], &k);
 		}
 		if (__any_sync(0xffffffffu, !more))
 			break; /* the tasks are all handed out */
@@ -135,9 +136,18 @@ extern "C" __global__ void __launch_bounds__(1024, 2) NQ_KERNEL(nq_eightfold)(in
 		 * only every NQ_EF_AFTER + 1 steps: the steps a finished task
 		 * takes after its end do nothing. */
 		do {
-#pragma unroll
-			for (int u = 0; u < NQ_EF_AFTER; u++)
-				nq_ef_step(&s, &k);
+			/* NQ_EF_AFTER + 1 steps, written out: NVVM folds an
+			 * unrolled loop of them back into one copy with a
+			 * counter. */
+			nq_ef_step(&s, &k);
+			nq_ef_step(&s, &k);
+			nq_ef_step(&s, &k);
+			nq_ef_step(&s, &k);
+			nq_ef_step(&s, &k);
+			nq_ef_step(&s, &k);
+			nq_ef_step(&s, &k);
+			nq_ef_step(&s, &k);
+			nq_ef_step(&s, &k);
 			more = nq_ef_step(&s, &k);
 		} while (__all_sync(0xffffffffu, more));
 		nq_ef_finish(&s, &k); /* the finished tasks, and the others so far */
@@ -148,22 +158,23 @@ extern "C" __global__ void __launch_bounds__(1024, 2) NQ_KERNEL(nq_eightfold)(in
 	nq_ef_add_out(&k, out);
 }
 
-extern "C" __global__ void __launch_bounds__(1024, 2) NQ_KERNEL(nq_eightfold_static)(int count, int frames,
+extern "C" __global__ void __launch_bounds__(1024, 1) NQ_KERNEL(nq_eightfold_static)(int count, int frames,
 							  const unsigned long long *__restrict__ left,
 							  const unsigned long long *__restrict__ right,
 							  const uint32_t *__restrict__ down,
 							  const uint32_t *__restrict__ meta,
 							  unsigned long long *out)
 {
-	nq_ef_ptr tab, base;
-	uint32_t ts, fs;
-	nq_ef_layout(frames, &tab, &ts, &base, &fs);
+	nq_ef_ptr base;
+	uint32_t fs;
+	(void)frames; /* the launch sized the shared memory from it */
+	nq_ef_layout(&base, &fs);
 	nq_ef_counts k = {0, 0};
 	nq_ef_state s;
 	/* i + stride stays below 2^32: count < 2^31, and so is the grid. */
 	const unsigned int stride = gridDim.x * blockDim.x;
 	for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < (unsigned int)count; i += stride) {
-		if (nq_ef_start(&s, tab, ts, base, fs, left[i], right[i], down[i], meta[i], &k)) {
+		if (nq_ef_start(&s, base, fs, left[i], right[i], down[i], meta[i], &k)) {
 			while (nq_ef_step(&s, &k))
 				;
 			nq_ef_finish(&s, &k);

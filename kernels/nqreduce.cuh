@@ -86,24 +86,15 @@ static __device__ __forceinline__ void nq_block_add_counts(const nq_counts *k, u
 }
 
 /*
- * nq_block_add1 sums one per-thread counter over the block and adds the
- * sum to *out with one atomicAdd (none for a zero sum). The rules of
- * nq_block_add3 apply: every thread of the block calls it, once; blockDim.x
- * a multiple of 32, at most 1024. Not static, for the reason nq_block_add3
- * gives.
+ * nq_warp_add1 sums one per-thread counter over the warp and adds the sum
+ * to *out with one atomicAdd (none for a zero sum): no shared memory, for
+ * kernels whose shared memory bounds the warps per SM. Every thread of
+ * the warp calls it, once; blockDim.x a multiple of 32.
  */
-__device__ __forceinline__ void nq_block_add1(unsigned long long v, unsigned long long *out)
+static __device__ __forceinline__ void nq_warp_add1(unsigned long long v, unsigned long long *out)
 {
-	__shared__ unsigned long long part1[32];
-	const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 	v = nq_warp_sum(v);
-	if (lane == 0)
-		part1[warp] = v;
-	__syncthreads();
-	if (warp != 0)
-		return;
-	v = nq_warp_sum(lane < (blockDim.x >> 5) ? part1[lane] : 0);
-	if (lane == 0 && v)
+	if ((threadIdx.x & 31) == 0 && v)
 		atomicAdd(out, v);
 }
 

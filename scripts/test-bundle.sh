@@ -161,7 +161,7 @@ over=$(awk '$1 == "plan" && / -gpu-threads / {
 		if ($i == "-gpu-smem") smem = 1
 	}
 	b = 0
-	if (algo == "eightfold") { f = n - 2 - d; if (f < 1) f = 1; b = 20 * (f + 2) * t }
+	if (algo == "eightfold") { f = n - 3 - d; if (f < 2) f = 2; b = 16 * f * t }
 	else if (smem) b = 4 * (2 * n - 1 - d) * t
 	if (b > 49152) print $2, b
 }' "$out")

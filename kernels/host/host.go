@@ -64,9 +64,8 @@ static void nq_host_boards_lanes(int n, int depth, int count, const uint32_t *ro
 
 // The eightfold search: each task to the end on a private stack (the
 // static path), or lanes simulated threads that take tasks from one
-// counter and step in turn, their frames and table words interleaved as in
-// the eightfold kernels' shared memory (frame k of lane t at k * lanes +
-// t, table word j at j * lanes + t).
+// counter and step in turn, their frames interleaved as in the eightfold
+// kernels' shared memory (frame k of lane t at k * lanes + t).
 static void nq_host_eightfold(int count, const uint64_t *left, const uint64_t *right,
 			      const uint32_t *down, const uint32_t *meta, nq_ef_counts *out)
 {
@@ -79,8 +78,7 @@ static void nq_host_eightfold_lanes(int count, const uint64_t *left, const uint6
 				    const uint32_t *down, const uint32_t *meta, int lanes, nq_ef_counts *out)
 {
 	static __thread nq_ef_state s[NQ_EF_LANES_MAX];
-	static __thread nq_ef_frame frames[NQ_EF_FRAMES(NQ_MAXN - 3) * NQ_EF_LANES_MAX];
-	static __thread uint32_t tabs[NQ_EF_FRAMES(NQ_MAXN - 3) * NQ_EF_LANES_MAX];
+	static __thread nq_ef_frame frames[NQ_EF_FRAMES(NQ_MAXN - 2) * NQ_EF_LANES_MAX];
 	// run[t]: 1 while lane t has a task, 0 when it needs one, -1 once
 	// there is none left for it.
 	int run[NQ_EF_LANES_MAX];
@@ -102,8 +100,8 @@ static void nq_host_eightfold_lanes(int count, const uint64_t *left, const uint6
 					run[t] = -1;
 					live--;
 				} else {
-					run[t] = nq_ef_start(&s[t], (char *)(tabs + t), 4 * lanes, (char *)(frames + t),
-							     16 * lanes, left[i], right[i], down[i], meta[i], out);
+					run[t] = nq_ef_start(&s[t], (char *)(frames + t), 16 * lanes, left[i], right[i],
+							     down[i], meta[i], out);
 				}
 			}
 		}
@@ -119,30 +117,40 @@ static int nq_host_eightfold_after(uint64_t left, uint64_t right, uint32_t down,
 				   nq_ef_counts *out, int *inside)
 {
 	nq_ef_state s;
-	nq_ef_frame fr[NQ_EF_FRAMES(NQ_MAXN - 3)];
-	uint32_t tab[NQ_EF_FRAMES(NQ_MAXN - 3)];
+	nq_ef_frame fr[NQ_EF_FRAMES(NQ_MAXN - 2)];
 	int running = 0;
 	*inside = 1;
-	if (!nq_ef_start(&s, (nq_ef_ptr)tab, 4, (nq_ef_ptr)fr, 16, left, right, down, meta, out))
+	if (!nq_ef_start(&s, (nq_ef_ptr)fr, 16, left, right, down, meta, out))
 		return 0;
 	while (nq_ef_step(&s, out))
 		;
-	for (int i = 0; i < extra && i < NQ_EF_AFTER; i++)
+	for (int i = 0; i < extra; i++)
 		running += nq_ef_step(&s, out) != 0;
 	nq_ef_finish(&s, out);
-	*inside = s.top >= (nq_ef_ptr)fr && s.top < (nq_ef_ptr)(fr + NQ_EF_FRAMES(NQ_MAXN - 3));
+	*inside = s.top >= (nq_ef_ptr)fr && s.top < (nq_ef_ptr)(fr + NQ_EF_FRAMES(NQ_MAXN - 2));
 	return running;
 }
 
-// nq_host_eightfold_table fills tab with the table that nq_ef_start
-// builds for one task (levels words, none for one level).
+// nq_host_eightfold_table fills tab with what the step derives for each
+// level of one task from the words nq_ef_start leaves (levels words, none
+// for one level): for level j below the last, the columns the placed
+// queens attack on level j+1 and the rows to it (bits 0..4); for the last
+// level, its rows (0).
 static void nq_host_eightfold_table(uint64_t left, uint64_t right, uint32_t down, uint32_t meta,
 				    uint32_t *tab)
 {
 	nq_ef_state s;
-	nq_ef_frame fr[NQ_EF_FRAMES(NQ_MAXN - 3)];
+	nq_ef_frame fr[NQ_EF_FRAMES(NQ_MAXN - 2)];
 	nq_ef_counts k = {0, 0};
-	nq_ef_start(&s, (char *)tab, 4, (char *)fr, 16, left, right, down, meta, &k);
+	const int levels = (int)(meta & 0xffu);
+	uint32_t row = 0;
+	if (!nq_ef_start(&s, (char *)fr, 16, left, right, down, meta, &k))
+		return;
+	for (int j = 0; j < levels; j++) {
+		const uint32_t sh = nq_ef_rows(&s, row);
+		row += sh;
+		tab[j] = (j + 1 < levels ? nq_ef_fixed(&s, row) & NQ_EF_COLS : 0u) | sh;
+	}
 }
 
 static void nq_host_frames(int n, int count, const uint32_t *rows,
@@ -273,7 +281,7 @@ func Eightfold(e *tasks.Eightfold) EightfoldCounts {
 // EightfoldLanes runs the dynamic eightfold kernel's loop (nq_ef_start and
 // nq_ef_step) over the tasks of e with lanes simulated threads (1 to 64)
 // that take tasks from one shared counter and step in turn, their frames
-// and table words interleaved as in the kernel's shared memory, and
+// interleaved as in the kernel's shared memory, and
 // returns what Eightfold does.
 func EightfoldLanes(e *tasks.Eightfold, lanes int) EightfoldCounts {
 	if lanes < 1 || lanes > C.NQ_EF_LANES_MAX {
@@ -289,19 +297,20 @@ func EightfoldLanes(e *tasks.Eightfold, lanes int) EightfoldCounts {
 	return EightfoldCounts{Total: uint64(out.total), Nodes: uint64(out.nodes)}
 }
 
-// EightfoldAfter is NQ_EF_AFTER: the steps a task's state takes after
-// its end without harm.
+// EightfoldAfter is NQ_EF_AFTER: the steps nq_eightfold's step loop
+// takes between two looks at whether a thread's task has ended, less one;
+// a task's state takes any number of steps after its end without harm.
 const EightfoldAfter = C.NQ_EF_AFTER
 
 // EightfoldAfterEnd runs task i of e to its end and then extra more steps
-// (0 to EightfoldAfter) and returns its counts, how many of the extra
+// (extra >= 0) and returns its counts, how many of the extra
 // steps said the task went on, and whether the frame pointer stayed inside
 // the thread's frames.
 func EightfoldAfterEnd(e *tasks.Eightfold, i, extra int) (c EightfoldCounts, running int, inside bool) {
-	if extra < 0 || extra > EightfoldAfter {
-		panic(fmt.Sprintf("host.EightfoldAfterEnd: %d extra steps, want 0 to %d", extra, EightfoldAfter))
+	if extra < 0 {
+		panic(fmt.Sprintf("host.EightfoldAfterEnd: %d extra steps", extra))
 	}
-	if l := e.Levels(i); l < 1 || l > MaxN-3 {
+	if l := e.Levels(i); l < 1 || l > MaxN-2 {
 		panic(fmt.Sprintf("host.EightfoldAfterEnd: task with %d levels", l))
 	}
 	var out C.nq_ef_counts
@@ -311,12 +320,14 @@ func EightfoldAfterEnd(e *tasks.Eightfold, i, extra int) (c EightfoldCounts, run
 	return EightfoldCounts{Total: uint64(out.total), Nodes: uint64(out.nodes)}, int(r), in != 0
 }
 
-// EightfoldTable returns the table that nq_ef_start builds for task i of
-// e: one word per level (see nqtotal.h), none for a task of one level
-// (nq_ef_start settles it).
+// EightfoldTable returns what the step derives for each level of task i
+// of e from the words nq_ef_start leaves: for a level below the last, the
+// columns the placed queens attack on the next level (column c in bit
+// c+4) and the rows to it (bits 0..4); for the last level 0. None for a
+// task of one level (nq_ef_start settles it).
 func EightfoldTable(e *tasks.Eightfold, i int) []uint32 {
 	levels := e.Levels(i)
-	if levels < 1 || levels > MaxN-3 {
+	if levels < 1 || levels > MaxN-2 {
 		panic(fmt.Sprintf("host.EightfoldTable: task with %d levels", levels))
 	}
 	var buf [MaxN]C.uint32_t

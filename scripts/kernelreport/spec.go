@@ -77,14 +77,15 @@ var (
 	cfPopc  = Marker{"nqsearch.h", "nq_popc", `return __popc\(x\);`, "POPC"}
 	cfOrbit = Marker{"nqsearch.h", "nq_orbit", `board\[n - 1 - r\] != 1u`, ""}
 
-	efNode = Marker{"nqtotal.h", "nq_ef_step", `d = d \+ bit \+ 1u;`, ""}
+	efNode = Marker{"nqtotal.h", "nq_ef_step", `d = d \+ bit \+ sh;`, ""}
+	// efRows: each step looks up the rows to the next level once.
+	efRows = Marker{"nqtotal.h", "nq_ef_rows", `return \(uint32_t\)\(s->sched`, ""}
 	// The memory operations are PTX in the GPU's accessors (their first
 	// definitions in nqtotal.h): the line of each asm statement.
-	efTab   = Marker{"nqtotal.h", "nq_ef_load", `asm volatile`, "LD|LDS"}
 	efPush  = Marker{"nqtotal.h", "nq_ef_push", `asm volatile`, "ST|STS"}
 	efPop   = Marker{"nqtotal.h", "nq_ef_pop", `asm volatile`, "LD|LDS"}
 	efStart = Marker{"nqtotal.h", "nq_ef_start", `const uint32_t f = ~\(\(down`, ""}
-	efTable = Marker{"nqtotal.h", "nq_ef_start", `uint32_t fixed = `, ""}
+	efSched = Marker{"nqtotal.h", "nq_ef_start", `s->dl = left`, ""}
 	// anyVote: the warp vote that ends a run of nq_eightfold's step loop.
 	anyVote = Marker{Ops: "VOTE|VOTEU"}
 
@@ -115,7 +116,7 @@ func symSpec(end PathSpec, mode string) *KernelSpec {
 func efSpec(loop []Marker, end PathSpec, mode string) *KernelSpec {
 	return &KernelSpec{
 		Loop: loop,
-		Step: &efTab, // each step loads its table word once
+		Step: &efRows, // each step looks up its rows once
 		Paths: []PathSpec{
 			{Class: "push", Need: []Marker{efNode, efPush}},
 			{Class: "dead", Need: []Marker{efNode}, Avoid: []Marker{efPush, efPop}},
@@ -138,12 +139,12 @@ var Specs = map[string]*KernelSpec{
 	// until one of its threads has finished its task (a vote), then the
 	// threads without a task take one from the counter and the warp runs
 	// the loop again; the step loop is the one with the vote (a second
-	// copy runs the warp's last tasks). The refill passes once through nq_ef_start's table
-	// loop (one pass of its levels-1). The static twin runs one task per
-	// thread at a time (grid-stride).
-	"nq_eightfold": efSpec([]Marker{efNode, efTab, anyVote},
-		PathSpec{Class: "end", Need: []Marker{efNode, anyAtomic, efStart, efTable}, Outer: true}, "refill"),
-	"nq_eightfold_static": efSpec([]Marker{efNode, efTab}, PathSpec{Class: "end", Need: []Marker{efNode}, Exit: true}, "rounds"),
+	// copy runs the warp's last tasks). The refill passes once through
+	// nq_ef_start (no loop). The static twin runs one task per thread at a
+	// time (grid-stride).
+	"nq_eightfold": efSpec([]Marker{efNode, efRows, anyVote},
+		PathSpec{Class: "end", Need: []Marker{efNode, anyAtomic, efStart, efSched}, Outer: true}, "refill"),
+	"nq_eightfold_static": efSpec([]Marker{efNode, efRows}, PathSpec{Class: "end", Need: []Marker{efNode}, Exit: true}, "rounds"),
 	"nq_carry_frames": {
 		Loop: []Marker{cfPop, cfPush},
 		Paths: []PathSpec{

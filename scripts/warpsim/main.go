@@ -375,7 +375,7 @@ func BlockSmem(k *KernelInfo, a Adapter, n, depth, frames int) int {
 	case "nq_symmetry_boards_smem":
 		smem += 4 * (2*n - 1 - depth) * a.Threads
 	case "nq_eightfold", "nq_eightfold_static":
-		smem += 20 * max(1, frames) * a.Threads // frames of 16 bytes and table words of 4
+		smem += 16 * max(1, frames) * a.Threads // frames of 16 bytes
 	}
 	return smem
 }

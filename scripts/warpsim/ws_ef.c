@@ -17,11 +17,10 @@ int ws_ef_frames(int levels)
 int ws_trace_ef(const ws_tasks *t, long long i, ws_trace *tr, ws_sums *sums)
 {
 	nq_ef_state s;
-	nq_ef_frame fr[NQ_EF_FRAMES(NQ_MAXN - 3)];
-	uint32_t tab[NQ_EF_FRAMES(NQ_MAXN - 3)];
+	nq_ef_frame fr[NQ_EF_FRAMES(NQ_MAXN - 2)];
 	nq_ef_counts k = {0, 0};
 	tr->len = 0;
-	if (!nq_ef_start(&s, (char *)tab, 4, (char *)fr, 16, t->ef_left[i], t->ef_right[i], t->ef_down[i],
+	if (!nq_ef_start(&s, (char *)fr, 16, t->ef_left[i], t->ef_right[i], t->ef_down[i],
 			 t->ef_meta[i], &k)) {
 		/* Settled by the start (one level): no step, but the kernels'
 		 * refill handles it; one end entry keeps the lane busy for it. */
