@@ -1,8 +1,13 @@
 // Package eflanes runs the eightfold kernel's step (kernels/nqtotal.h:
-// nq_ef_start, nq_ef_step) on the CPU in lanes, as the GPU runs it in the
-// threads of a warp: a branch-free step over four 32-bit words, the push
-// and the pop as masked scatters and gathers, a lane refilled with the
-// next task as soon as its task ends.
+// nq_ef_start, nq_ef_step, in its form up to commit 5b6b5d4, with a table
+// of the placed queens' diagonals per level) on the CPU in lanes, as the
+// GPU runs it in the threads of a warp: a branch-free step over four
+// 32-bit words, the push and the pop as masked scatters and gathers, a
+// lane refilled with the next task as soon as its task ends. The kernel
+// now derives those diagonals from the task's 64-bit words at every step
+// (docs/performance.md, issue 27), which in lanes would be two 64-bit
+// shifts per lane where the table is one gather; nodes and completions
+// are the same.
 //
 // The engines are C (eflanes.h) through cgo: Vector, 32 lanes in AVX-512
 // registers, compiled with a target attribute and called only where the
@@ -28,8 +33,9 @@ const StealLevels = 10
 // MaxModelLanes is the most lanes Model runs.
 const MaxModelLanes = 64
 
-// After is NQ_EF_AFTER: the steps a finished task's state takes without
-// harm; the kernel looks for a finished lane every After + 1 steps.
+// After is the steps a finished task's state takes without harm here
+// (NQ_EF_AFTER of the table form of the kernel, which looked for a
+// finished thread every After + 1 steps; the kernel now looks every 10).
 const After = 2
 
 // ScalarEnv is the environment variable that, set to 1, keeps package cpu

@@ -23,9 +23,11 @@
  * (per level: the placed queens' diagonals on the next level and the shift
  * to it; below the last level every column and EFL_DONE) and the same
  * frames (NQ_EF_AFTER + 1 sentinels below the start row, a level pushed
- * only while it has columns left). They do not include nqtotal.h: the GPU
- * kernel's header is written for the GPU's memory (16-byte frames behind a
- * per-thread pointer) and is being changed for it, and the lanes need
+ * only while it has columns left), as nqtotal.h had them up to commit
+ * 5b6b5d4 (the kernel has since dropped the table for a shift of the
+ * task's 64-bit words per step, and keeps one sentinel). They do not
+ * include nqtotal.h: the GPU kernel's header is written for the GPU's
+ * memory (16-byte frames behind a per-thread pointer), and the lanes need
  * other memory: a lane has no pointer of its own, only an index. Frames
  * and table words are lane-interleaved, as in the kernel's shared memory:
  * word k of lane i at [k][i], so the table's lookup is a gather of one
