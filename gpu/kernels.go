@@ -110,11 +110,12 @@ var kernelTable = []kernelSpec{
 
 // efFrames is the stack frames per thread of the eightfold kernels for
 // tasks of n with split rows filled below the border: NQ_EF_FRAMES of the
-// largest levels of any task, at least 2 (kernels/eightfold.cu). A border
-// leaves at most n-3 rows empty (rows 0 and n-1 hold queens, and so does a
-// side row unless a queen stands in a corner, which at most one can), and
-// split of them are the prefix: n-3-split levels.
-func efFrames(n, split int) int { return max(2, n-3-split) }
+// largest levels of any task, one fewer than its levels, at least 1
+// (kernels/eightfold.cu). A border leaves at most n-3 rows empty (rows 0
+// and n-1 hold queens, and so does a side row unless a queen stands in a
+// corner, which at most one can), and split of them are the prefix:
+// n-3-split levels.
+func efFrames(n, split int) int { return max(1, n-4-split) }
 
 // efStackBytes is the dynamic shared memory of the eightfold kernels: 16
 // bytes per frame and thread.

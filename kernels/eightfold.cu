@@ -27,14 +27,14 @@
  * Memory layout: the device arrays are the Go tasks.Eightfold slices Left,
  * Right, Down and Meta copied as they are (Cols stays on the host). Task i
  * searches Meta[i] & 0xff levels; frames must be at least
- * NQ_EF_FRAMES(levels) (= levels from 2 on) for every task of the batch:
- * for its largest levels, or N - 2 - split for any batch of N and split
- * (corner borders leave one row more than the others).
+ * NQ_EF_FRAMES(levels) (= levels - 1, at least 1) for every task of the
+ * batch: for its largest levels, or N - 4 - split for any batch of N and
+ * split (a task has at most N - 3 - split levels).
  *
  * Dynamic shared memory: frames * blockDim.x * 16 bytes, the threads'
  * frames, frame k of thread t at index k * blockDim.x + t (nqtotal.h: no
- * bank conflicts). 240 bytes per thread at N=20 with split 3 (at most 15
- * levels).
+ * bank conflicts). 208 bytes per thread at N=20 with split 3 (at most 14
+ * levels, 13 frames).
  *
  * Output: the kernels ADD Σ weight × completions over the batch to
  * out[2], the slot where the other kernels add their orbits of 8, and

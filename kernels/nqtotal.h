@@ -49,12 +49,11 @@
  * of the same four registers, so that the threads of a warp do not
  * diverge on them (on the GPU they are PTX with a predicate, not
  * branches). The last level has at most one free column, so it is never
- * saved. Below a task's first saved level lies one sentinel frame with no
- * column left and every column taken on row 0: popping it finishes the
- * task (bit 0), and a pop never goes below it, so every step after that
- * finds no free column, counts nothing and pops the sentinel again (the
- * GPU's step loop takes several steps between two looks at whether a
- * thread has finished). The state nq_ef_start leaves is a placeholder
+ * saved. A step whose child is dead when no level is saved left finishes
+ * the task: it pops nothing and sets every column taken on row 0 instead
+ * (bit 0), so every step after that finds no free column, counts nothing
+ * and finishes again (the GPU's step loop takes several steps between two
+ * looks at whether a thread has finished). The state nq_ef_start leaves is a placeholder
  * whose first step places no queen and only pops the start row's frame.
  *
  * Nodes are the queens the Go search places (cpu.EightfoldTask): every
@@ -63,12 +62,12 @@
  * 1 + k + c steps.
  *
  * Memory. The frames of a thread lie at a byte stride: frame k at base +
- * k * fs (frame 0 is the sentinel, frame 1 the start row). A
+ * k * fs (frame 0 is the start row's). A
  * thread-private search uses stride 16. A block's search in shared memory
  * interleaves the threads: frame k of thread t at byte (k * blockDim.x +
  * t) * 16, so that the 32 threads of a warp touch 512 contiguous bytes
  * with one 128-bit access each: no bank conflicts. A task of J levels
- * needs J frames (the sentinel and at most J-1 saved levels:
+ * needs J-1 frames (at most J-1 saved levels, the last never:
  * NQ_EF_FRAMES), 16 bytes per level.
  *
  * The API (nq_ef_state): nq_ef_start loads a task into a state and
@@ -104,7 +103,7 @@
 
 /* NQ_EF_FRAMES(levels): the frames a task of that many levels needs;
  * NQ_EF_FRAMES(NQ_MAXN - 2) is enough for every task. */
-#define NQ_EF_FRAMES(levels) ((levels) > 2 ? (levels) : 2)
+#define NQ_EF_FRAMES(levels) ((levels) > 2 ? (levels)-1 : 1)
 
 /* A saved level: its untried columns and its words. */
 typedef struct NQ_ALIGN16 {
@@ -147,17 +146,19 @@ NQ_HD void nq_ef_push(nq_ef_ptr *top, uint32_t fs, uint32_t f, uint32_t d, uint3
 		     : "memory");
 }
 
-/* nq_ef_pop, if *f == 0, steps *top back by fs, but not below base, and
- * reads the frame there into *f, *d, *l, *r; otherwise it leaves them all
- * as they are. */
+/* nq_ef_pop, if *f == 0, steps *top back by fs and reads the frame there
+ * into *f, *d, *l, *r, or, where *top is base already (no level saved),
+ * sets *d to every column taken on row 0 (the task's end); otherwise it
+ * leaves them all as they are. */
 NQ_HD void nq_ef_pop(nq_ef_ptr *top, nq_ef_ptr base, uint32_t fs, uint32_t *f, uint32_t *d, uint32_t *l,
 		     uint32_t *r)
 {
-	asm volatile("{\n\t.reg .pred p, q;\n\tsetp.eq.u32 p, %0, 0;\n\tsetp.gt.u32 q, %4, %5;\n\t"
-		     "and.pred q, q, p;\n\t"
-		     "@q sub.u32 %4, %4, %6;\n\t@p ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];\n\t}"
+	asm volatile("{\n\t.reg .pred p, q, e;\n\tsetp.eq.u32 p, %0, 0;\n\tsetp.gt.u32 q, %4, %5;\n\t"
+		     "setp.le.u32 e, %4, %5;\n\tand.pred e, e, p;\n\tand.pred q, q, p;\n\t"
+		     "@q sub.u32 %4, %4, %6;\n\t@q ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];\n\t"
+		     "@e mov.u32 %1, %7;\n\t}"
 		     : "+r"(*f), "+r"(*d), "+r"(*l), "+r"(*r), "+r"(*top)
-		     : "r"(base), "r"(fs)
+		     : "r"(base), "r"(fs), "n"(NQ_EF_COLS)
 		     : "memory");
 }
 
@@ -189,14 +190,15 @@ NQ_HD void nq_ef_push(nq_ef_ptr *top, uint32_t fs, uint32_t f, uint32_t d, uint3
 NQ_HD void nq_ef_pop(nq_ef_ptr *top, nq_ef_ptr base, uint32_t fs, uint32_t *f, uint32_t *d, uint32_t *l,
 		     uint32_t *r)
 {
-	if (*f == 0) {
-		if (*top > base)
-			*top -= fs;
+	if (*f == 0 && *top > base) {
+		*top -= fs;
 		const nq_ef_frame *fr = (const nq_ef_frame *)*top;
 		*f = fr->f;
 		*d = fr->d;
 		*l = fr->l;
 		*r = fr->r;
+	} else if (*f == 0) {
+		*d = NQ_EF_COLS;
 	}
 }
 
@@ -226,7 +228,7 @@ typedef struct {
 /*
  * nq_ef_state is one task's search in progress: the current level's words
  * (bit, d, l, r; see Words above), the next free frame (top), the
- * sentinel frame (base), the stride in bytes between frames (fs), the
+ * thread's frame 0 (base), the stride in bytes between frames (fs), the
  * placed queens' diagonal words (dl, dr: see nq_ef_fixed), the schedule of
  * rows (sched: see nq_ef_rows), the task's weight and the completions its
  * steps have found since nq_ef_finish last counted them.
@@ -258,8 +260,8 @@ NQ_HD uint32_t nq_ef_rows(const nq_ef_state *s, uint32_t k)
 
 /*
  * nq_ef_start loads one task into s: it works out the placed queens'
- * diagonal words and the schedule of rows, writes the sentinel frame and
- * the start row's and leaves the placeholder state (see The step above);
+ * diagonal words and the schedule of rows, writes the start row's frame
+ * and leaves the placeholder state (see The step above);
  * it returns 1, or 0 when the task is settled already (then nq_ef_step
  * must not run):
  *
@@ -310,12 +312,9 @@ NQ_HD int nq_ef_start(nq_ef_state *s, nq_ef_ptr base, uint32_t fs, uint64_t left
 	s->fs = fs;
 	s->w = meta >> 24;
 	s->c = 0;
-	/* Frame 0 is the sentinel: no column left (popping it ends the task),
-	 * every column taken on row 0 (a step from it pops it again). Frame 1
-	 * is the start row: every free column. */
-	nq_ef_store(base, 0u, NQ_EF_COLS, 0u, 0u);
-	nq_ef_store(base + fs, f, down << NQ_EF_COL0 & NQ_EF_COLS, 0u, 0u);
-	s->top = base + 2u * fs;
+	/* Frame 0 is the start row: every free column. */
+	nq_ef_store(base, f, down << NQ_EF_COL0 & NQ_EF_COLS, 0u, 0u);
+	s->top = base + fs;
 	/* The state the step starts from is a placeholder with no queen
 	 * (bit 0) and no free column below it: the first step only pops
 	 * the start row. */
@@ -329,7 +328,8 @@ NQ_HD int nq_ef_start(nq_ef_state *s, nq_ef_ptr base, uint32_t fs, uint64_t left
 /*
  * nq_ef_step places the next queen of the current level (none in the
  * first step after nq_ef_start, which only pops the start row) and
- * returns 1, or 0 when it has popped the sentinel: the task is finished
+ * returns 1, or 0 when its child is dead and no level is saved: the task
+ * is finished
  * (any further calls return 0 and do nothing else). It is one
  * straight-line iteration (see The step above).
  */
@@ -350,7 +350,7 @@ NQ_HD int nq_ef_step(nq_ef_state *s, nq_ef_counts *k)
 	r = (r + bit) >> sh;
 	f = ~(l | r | d | nq_ef_fixed(s, d & NQ_EF_ROWS)) & nq_ef_cols();
 	/* Descend if the child has a free column, else the most recently
-	 * saved level, or the sentinel. */
+	 * saved level, or the task's end. */
 	nq_ef_pop(&top, s->base, s->fs, &f, &d, &l, &r);
 	/* The next queen, and the level saved if it has columns left. */
 	s->bit = f & (0u - f);

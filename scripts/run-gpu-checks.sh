@@ -89,8 +89,8 @@
 #              opt-in up to the GPU's limit, so MAX_SHARED=232448 tries the
 #              larger shapes on an H100 or H200) is skipped with its size, by
 #              the arithmetic of gpu/kernels.go: eightfold 16 B x frames x
-#              threads, frames = max(2, N-3-split) (N=20: 256 threads
-#              need 57,344 B at split 3, 53,248 B at split 4); smem 4 B x
+#              threads, frames = max(1, N-4-split) (N=20: 256 threads
+#              need 53,248 B at split 3; 49,152 B at split 4 fit); smem 4 B x
 #              (2N-1-depth) x threads.
 #
 # Time: TOTAL_TIMEOUT (default 570 s, under the 600 s a device command may
@@ -879,8 +879,8 @@ if begin tune; then
 		local label=$1 n=$2 depth=$3 threads=$4 frames
 		case $label in
 		eightfold*)
-			frames=$((n - 3 - depth))
-			((frames < 2)) && frames=2
+			frames=$((n - 4 - depth))
+			((frames < 1)) && frames=1
 			echo $((16 * frames * threads))
 			;;
 		smem) echo $((4 * (2 * n - 1 - depth) * threads)) ;;
