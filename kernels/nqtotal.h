@@ -153,10 +153,10 @@ NQ_HD void nq_ef_push(nq_ef_ptr *top, uint32_t fs, uint32_t f, uint32_t d, uint3
 NQ_HD void nq_ef_pop(nq_ef_ptr *top, nq_ef_ptr base, uint32_t fs, uint32_t *f, uint32_t *d, uint32_t *l,
 		     uint32_t *r)
 {
-	asm volatile("{\n\t.reg .pred p, q, e;\n\tsetp.eq.u32 p, %0, 0;\n\tsetp.gt.u32 q, %4, %5;\n\t"
-		     "setp.le.u32 e, %4, %5;\n\tand.pred e, e, p;\n\tand.pred q, q, p;\n\t"
-		     "@q sub.u32 %4, %4, %6;\n\t@q ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];\n\t"
-		     "@e mov.u32 %1, %7;\n\t}"
+	/* d is set first where f == 0; a pop's load then writes over it. */
+	asm volatile("{\n\t.reg .pred p, q;\n\tsetp.eq.u32 p, %0, 0;\n\tsetp.gt.u32 q, %4, %5;\n\t"
+		     "and.pred q, q, p;\n\t@p mov.u32 %1, %7;\n\t"
+		     "@q sub.u32 %4, %4, %6;\n\t@q ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];\n\t}"
 		     : "+r"(*f), "+r"(*d), "+r"(*l), "+r"(*r), "+r"(*top)
 		     : "r"(base), "r"(fs), "n"(NQ_EF_COLS)
 		     : "memory");
@@ -190,15 +190,16 @@ NQ_HD void nq_ef_push(nq_ef_ptr *top, uint32_t fs, uint32_t f, uint32_t d, uint3
 NQ_HD void nq_ef_pop(nq_ef_ptr *top, nq_ef_ptr base, uint32_t fs, uint32_t *f, uint32_t *d, uint32_t *l,
 		     uint32_t *r)
 {
-	if (*f == 0 && *top > base) {
-		*top -= fs;
-		const nq_ef_frame *fr = (const nq_ef_frame *)*top;
-		*f = fr->f;
-		*d = fr->d;
-		*l = fr->l;
-		*r = fr->r;
-	} else if (*f == 0) {
+	if (*f == 0) {
 		*d = NQ_EF_COLS;
+		if (*top > base) {
+			*top -= fs;
+			const nq_ef_frame *fr = (const nq_ef_frame *)*top;
+			*f = fr->f;
+			*d = fr->d;
+			*l = fr->l;
+			*r = fr->r;
+		}
 	}
 }
 
