@@ -25,6 +25,8 @@
 #   make bench-doc  regenerate docs/benchmarks.md and docs/bench/time.svg from docs/bench/*.json
 #   make gpusim-check  the CUDA binary counting on GPGPU-Sim, a simulated GPU
 #   make gpusim-speed  simulated cycles per SM, ours next to the ygch peer (N=11 12, SMS=4)
+#   make gpusim-latency  the simulator's latencies and pipe rates that the
+#                   latency model takes (scripts/warpsim latency; docs/performance.md)
 #                   (no GPU needed; builds the simulator first, about 5 min
 #                   once; scripts/gpgpu-sim/check.sh, docs/gpu.md)
 #   make clean
@@ -116,7 +118,7 @@ PTX_ENV    = NVCC='$(NVCC)' NVCC_FLAGS='$(NVCC_ALL)'
 
 BIN      := bin/nqueens-gpu
 
-.PHONY: all build gpu cpu test cuda-deps ptx ptx-check test-cuda bundle bench-cpu bench-json bench-doc gpusim-check gpusim-speed clean FORCE
+.PHONY: all build gpu cpu test cuda-deps ptx ptx-check test-cuda bundle bench-cpu bench-json bench-doc gpusim-check gpusim-speed gpusim-latency clean FORCE
 
 all: build
 
@@ -248,6 +250,11 @@ N   ?= 11 12
 SMS ?= 4
 gpusim-speed: gpu
 	SMS=$(SMS) bash scripts/gpgpu-sim/speed.sh $(N)
+
+# The latencies and rates of GPGPU-Sim's QV100 config (scripts/gpgpu-sim/
+# latency.cu, a SIMULATION) that `go run ./scripts/warpsim latency` takes.
+gpusim-latency:
+	SMS=$(SMS) bash scripts/gpgpu-sim/latency.sh
 
 clean:
 	rm -rf bin bundle

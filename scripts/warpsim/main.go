@@ -5,6 +5,7 @@
 //
 //	go run ./scripts/warpsim sim   [flags]   simulate N=16..18, write docs/model/sim.tsv
 //	go run ./scripts/warpsim model [flags]   calibrate on the peer, print the model table
+//	go run ./scripts/warpsim latency [flags] nq_eightfold's latency-aware model, against the simulator (latency.go)
 //
 // scripts/model.sh runs both (and scripts/kernel-report.sh first). The
 // simulator is C through cgo: without cgo the package does not build (its
@@ -140,7 +141,7 @@ func ResidentWarps(regs, threads, smem int) int {
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: warpsim sim|model [flags]")
+		fmt.Fprintln(os.Stderr, "usage: warpsim sim|model|latency [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -149,8 +150,10 @@ func main() {
 		err = simCmd(os.Args[2:])
 	case "model":
 		err = modelCmd(os.Args[2:])
+	case "latency":
+		err = latencyCmd(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown command %q (want sim or model)", os.Args[1])
+		err = fmt.Errorf("unknown command %q (want sim, model or latency)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "warpsim:", err)

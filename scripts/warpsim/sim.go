@@ -462,6 +462,11 @@ func runUnits(idx []int64, jobs int, f func(int64) (Unit, error)) ([]Unit, error
 	return out, nil
 }
 
+// levels returns the levels of eightfold task i of tl.
+func (tl *TaskList) levels(i int64) int {
+	return int(unsafe.Slice(tl.t.ef_meta, tl.Count)[i] & 0xff)
+}
+
 // TraceLen returns the number of iterations of task i's trace (with its
 // end iteration) and the task's nodes.
 func TraceLen(tl *TaskList, i int64) (int64, uint64, error) {

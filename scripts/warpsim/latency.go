@@ -1,0 +1,707 @@
+//go:build cgo
+
+package main
+
+// The latency-aware model of nq_eightfold (issue 27): what a scheduler
+// does with w warps whose steps are each a chain of dependent
+// instructions.
+//
+// A warp issues its instructions in order, one at a time, and an
+// instruction waits until its operands (and the registers it writes) are
+// ready: alone, a warp takes the chain time of its code, the in-order
+// issue of the PTX (or SASS) with each instruction's latency
+// (chainTime). A scheduler with w warps issues at most one instruction a
+// cycle, and each execution pipe takes a warp instruction every so many
+// cycles; so a scheduler's time is at least the largest of
+//
+//	issue:   Σ over its warps of their instructions
+//	pipe:    Σ over its warps of the cycles they hold the busiest pipe
+//	latency: the largest of its warps' chain times
+//
+// and the model takes that largest bound as the time (a roofline: where
+// two bounds are close the truth lies above both). The warps' work comes
+// from a lockstep replay of the kernel's loop over every task (or a
+// sample of them): 10 steps between two votes, a refill pass whenever a
+// lane's task has ended, the last steps one at a time (replayEF).
+//
+// The costs of one 10-step iteration and one refill pass are read from
+// the kernel's committed PTX (kernels/ptx/eightfold.ptx), by label: the
+// step loop is the block $L__BB0_11 (to the vote.sync.all and its branch),
+// a pass the blocks from $L__BB0_12 to it (the finished task's sum, the
+// fetch, the task's start, the vote.sync.any) without $L__BB0_6 (a task
+// settled by its start). loadEFCode checks that the blocks hold what they
+// must (ten shared loads and stores, one atomic), so a rebuilt PTX whose
+// labels moved fails loudly instead of giving wrong costs.
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"regexp"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
+)
+
+// opClass is what executes an instruction.
+type opClass int
+
+const (
+	opALU  opClass = iota // logic, shifts, moves, compares, selects, votes
+	opINT                 // integer add, subtract, multiply (GPGPU-Sim's INTP_OP)
+	opLDS                 // shared-memory load
+	opSTS                 // shared-memory store
+	opATOM                // global atomic
+	opLDG                 // global load
+	opBRA                 // branch
+	nClasses
+)
+
+var classLabel = [nClasses]string{"alu", "int", "lds", "sts", "atom", "ldg", "bra"}
+
+// Machine is what the model knows of one GPU: per class the latency
+// (cycles until a dependent instruction may issue) and the cycles a warp
+// instruction holds its pipe; the schedulers per SM; and the launch's
+// fixed cycles.
+type Machine struct {
+	Name       string
+	Latency    [nClasses]float64
+	PipeCycles [nClasses]float64 // cycles of the integer pipe (alu, int); 0: another pipe
+	Schedulers int
+	Launch     float64
+}
+
+// SimQV100 is GPGPU-Sim's QV100 configuration as this project runs it,
+// with the latencies measured on it by scripts/gpgpu-sim/latency.sh
+// (dependent chains of one warp; docs/performance.md, "A model that
+// sees latency"): a logic op 6 cycles, an integer add 9, a 16-byte shared
+// load 28 (25 when its predicate is off: the scoreboard waits all the
+// same), a global atomic 163 for one lane (180 taken: a refill pass's
+// lanes queue on the one word, about a cycle each), a global load that
+// misses L1 342. Its integer unit (one per scheduler) takes an add every
+// 2 cycles and a logic op every cycle; both run there. An empty launch
+// costs 5,225 cycles.
+var SimQV100 = Machine{
+	Name:       "GPGPU-Sim QV100",
+	Latency:    [nClasses]float64{opALU: 6, opINT: 9, opLDS: 28, opSTS: 1, opATOM: 180, opLDG: 340, opBRA: 1},
+	PipeCycles: [nClasses]float64{opALU: 1, opINT: 2},
+	Schedulers: 4,
+	Launch:     5225,
+}
+
+// H100 is the model's H100 SXM for the latency term: the dependent
+// latencies the microbenchmark literature gives for Volta to Hopper (a
+// logic or integer op about 4 cycles, a shared-memory load about 30, an
+// L2 atomic and a global load that misses L1 some hundreds), applied to
+// the PTX chain as a stand-in for the SASS one (ptxas folds logic ops
+// into LOP3 and hoists loads, so the SASS chain is shorter: the latency
+// term errs long). The pipes are not taken from here: the SASS counts of
+// docs/model/kernels.tsv give them (the ALU and FMA pipes take a warp
+// instruction every 2 cycles, issue one a cycle).
+var H100 = Machine{
+	Name:       "H100 SXM (latencies from the literature; SASS counts for issue and pipes)",
+	Latency:    [nClasses]float64{opALU: 4, opINT: 4, opLDS: 30, opSTS: 1, opATOM: 600, opLDG: 600, opBRA: 1},
+	Schedulers: 4,
+}
+
+// ptxInst is one PTX instruction: what executes it, the registers it
+// writes and those it reads (a predicated instruction reads the registers
+// it writes too: they keep their value where it is off).
+type ptxInst struct {
+	Op       string
+	Class    opClass
+	Dst, Src []string
+}
+
+var (
+	ptxReg   = regexp.MustCompile(`%[a-z]+[0-9]+|\b[pq]\b`)
+	ptxLabel = regexp.MustCompile(`^(\$L__BB[0-9]+_[0-9]+):`)
+)
+
+// classOf returns the class of a PTX opcode (its first dotted part and
+// the rest).
+func classOf(op string) opClass {
+	base, mods, _ := strings.Cut(op, ".")
+	switch base {
+	case "add", "sub", "mul", "mad", "min", "max":
+		return opINT
+	case "ld":
+		if strings.HasPrefix(mods, "shared") {
+			return opLDS
+		}
+		return opLDG
+	case "st":
+		return opSTS
+	case "atom":
+		return opATOM
+	case "bra":
+		return opBRA
+	}
+	return opALU
+}
+
+// parsePTXBlocks returns the instructions of entry's basic blocks by
+// label ("" for those before the first label); inline-asm blocks' local
+// predicates get names of their own.
+func parsePTXBlocks(text, entry string) (map[string][]ptxInst, []string, error) {
+	blocks := map[string][]ptxInst{}
+	var order []string
+	// scope: the inline-asm block's number (0 outside one); depth: the
+	// braces open inside the entry's body.
+	in, body, cur, scope, blocksSeen, depth := false, false, "", 0, 0, 0
+	sc := bufio.NewScanner(strings.NewReader(text))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if !in {
+			if strings.Contains(line, ".entry "+entry+"(") {
+				in = true
+				order = append(order, "")
+			}
+			continue
+		}
+		if !body {
+			body = line == "{"
+			continue
+		}
+		if line == "}" && depth == 0 {
+			break
+		}
+		if m := ptxLabel.FindStringSubmatch(line); m != nil {
+			cur = m[1]
+			order = append(order, cur)
+			continue
+		}
+		switch {
+		case line == "{":
+			depth++
+			blocksSeen++
+			scope = blocksSeen
+			continue
+		case line == "}":
+			depth--
+			scope = 0
+			continue
+		case line == "" || strings.HasPrefix(line, "//") || strings.HasPrefix(line, ".") || !strings.HasSuffix(line, ";"):
+			continue
+		}
+		line = strings.TrimSuffix(line, ";")
+		guard := ""
+		if strings.HasPrefix(line, "@") {
+			g, rest, _ := strings.Cut(line, " ")
+			guard, line = strings.TrimLeft(g, "@!"), strings.TrimSpace(rest)
+		}
+		op, args, _ := strings.Cut(line, " ")
+		local := func(r string) string {
+			if r == "p" || r == "q" {
+				return fmt.Sprintf("%s@%d", r, scope)
+			}
+			return r
+		}
+		in := ptxInst{Op: op, Class: classOf(op)}
+		regs := func(s string) []string {
+			var out []string
+			for _, r := range ptxReg.FindAllString(s, -1) {
+				out = append(out, local(r))
+			}
+			return out
+		}
+		if guard != "" {
+			in.Src = append(in.Src, local(guard))
+		}
+		switch in.Class {
+		case opSTS, opBRA:
+			in.Src = append(in.Src, regs(args)...)
+		default:
+			// The destination is the first operand, a register or a
+			// {vector}.
+			var dst, rest string
+			if strings.HasPrefix(strings.TrimSpace(args), "{") {
+				d, r, _ := strings.Cut(args, "}")
+				dst, rest = d, r
+			} else {
+				d, r, _ := strings.Cut(args, ",")
+				dst, rest = d, r
+			}
+			in.Dst = regs(dst)
+			in.Src = append(in.Src, regs(rest)...)
+			if guard != "" {
+				in.Src = append(in.Src, in.Dst...)
+			}
+		}
+		blocks[cur] = append(blocks[cur], in)
+	}
+	if !in {
+		return nil, nil, fmt.Errorf("entry %s not found", entry)
+	}
+	return blocks, order, sc.Err()
+}
+
+// efCode is the PTX of nq_eightfold the model times: one iteration of the
+// step loop (10 steps and the vote) and one refill pass.
+type efCode struct {
+	Iter, Pass []ptxInst
+}
+
+// loadEFCode reads nq_eightfold's step loop and refill pass from the PTX
+// text (see the file's comment for which blocks) and checks them.
+func loadEFCode(text string) (*efCode, error) {
+	blocks, order, err := parsePTXBlocks(text, "nq_eightfold")
+	if err != nil {
+		return nil, err
+	}
+	c := &efCode{Iter: blocks["$L__BB0_11"]}
+	on := false
+	for _, l := range order {
+		switch l {
+		case "$L__BB0_12":
+			on = true
+		case "$L__BB0_11":
+			on = false
+		}
+		if on && l != "$L__BB0_6" {
+			c.Pass = append(c.Pass, blocks[l]...)
+		}
+	}
+	count := func(code []ptxInst, cl opClass) int {
+		k := 0
+		for _, in := range code {
+			if in.Class == cl {
+				k++
+			}
+		}
+		return k
+	}
+	if count(c.Iter, opLDS) != 10 || count(c.Iter, opSTS) != 10 || !hasOp(c.Iter, "vote.sync.all.pred") {
+		return nil, fmt.Errorf("nq_eightfold: block $L__BB0_11 is not the 10-step loop (%d shared loads, %d stores)",
+			count(c.Iter, opLDS), count(c.Iter, opSTS))
+	}
+	if count(c.Pass, opATOM) != 1 || count(c.Pass, opLDG) != 4 || !hasOp(c.Pass, "vote.sync.any.pred") {
+		return nil, fmt.Errorf("nq_eightfold: blocks $L__BB0_12..$L__BB0_11 are not the refill pass (%d atomics, %d global loads)",
+			count(c.Pass, opATOM), count(c.Pass, opLDG))
+	}
+	return c, nil
+}
+
+func hasOp(code []ptxInst, op string) bool {
+	for _, in := range code {
+		if in.Op == op {
+			return true
+		}
+	}
+	return false
+}
+
+// chainTime issues code in order, reps times over, one warp alone on m:
+// an instruction issues a cycle after the one before it at the earliest,
+// and once the registers it reads and writes are ready. It returns the
+// cycles of one repetition in the steady state (the last repetition's)
+// and the time the first ends.
+func chainTime(code []ptxInst, m *Machine, reps int) (steady, first float64) {
+	ready := map[string]float64{}
+	t := 0.0
+	var ends []float64
+	for r := 0; r < reps; r++ {
+		for _, in := range code {
+			at := t + 1
+			for _, s := range in.Src {
+				at = math.Max(at, ready[s])
+			}
+			for _, d := range in.Dst {
+				at = math.Max(at, ready[d])
+			}
+			t = at
+			for _, d := range in.Dst {
+				ready[d] = at + m.Latency[in.Class]
+			}
+		}
+		end := t
+		for _, v := range ready {
+			end = math.Max(end, v)
+		}
+		ends = append(ends, end)
+	}
+	if reps == 1 {
+		return ends[0], ends[0]
+	}
+	return ends[reps-1] - ends[reps-2], ends[0]
+}
+
+// codeCost is what one run of a piece of code costs a scheduler.
+type codeCost struct {
+	Insts, Pipe, Chain float64
+}
+
+func costOf(code []ptxInst, m *Machine, reps int) codeCost {
+	var c codeCost
+	for _, in := range code {
+		c.Insts++
+		c.Pipe += m.PipeCycles[in.Class]
+	}
+	if reps > 1 {
+		c.Chain, _ = chainTime(code, m, reps)
+	} else {
+		_, c.Chain = chainTime(code, m, 1)
+	}
+	return c
+}
+
+// warpWork is one warp's run in the replay.
+type warpWork struct {
+	Iters, Passes, Drain float64 // 10-step iterations, refill passes, single steps at the end
+	LaneSteps, Tasks     float64
+	DrainLane            float64 // lane steps left to the last loop
+	clock                float64
+}
+
+// replayEF runs the kernel's loop over the tasks whose step counts are
+// steps (in launch order) with warps resident warps that share one task
+// counter: the warp whose clock is lowest fetches next, a clock counting
+// iterations at itCost and passes at passCost. A task of 0 steps is
+// settled by its start (the same pass fetches again).
+func replayEF(steps []int64, warps int, itCost, passCost, stepCost float64) []warpWork {
+	const group = 10
+	ws := make([]warpWork, warps)
+	rem := make([][32]int64, warps)
+	next := 0
+	fetch := func(w, l int) bool {
+		for next < len(steps) {
+			s := steps[next]
+			next++
+			ws[w].Tasks++
+			ws[w].LaneSteps += float64(s)
+			if s > 0 {
+				rem[w][l] = s
+				return true
+			}
+		}
+		return false
+	}
+	done := make([]bool, warps)
+	live := warps
+	// Order of the warps by clock: a simple scan (warps is at most a few
+	// thousand, the passes few per task).
+	for live > 0 {
+		w := -1
+		for i := range ws {
+			if !done[i] && (w < 0 || ws[i].clock < ws[w].clock) {
+				w = i
+			}
+		}
+		// A pass: lanes without a task fetch.
+		ws[w].Passes++
+		ws[w].clock += passCost
+		short := false
+		for l := 0; l < 32; l++ {
+			if rem[w][l] == 0 && !fetch(w, l) {
+				short = true
+			}
+		}
+		if short {
+			// The warp's last loop: single steps until its longest
+			// task ends.
+			var most int64
+			for l := 0; l < 32; l++ {
+				most = max(most, rem[w][l])
+				ws[w].DrainLane += float64(rem[w][l])
+			}
+			ws[w].Drain += float64(most)
+			ws[w].clock += float64(most) * stepCost
+			done[w] = true
+			live--
+			continue
+		}
+		// Iterations until a lane's task ends.
+		for {
+			ws[w].Iters++
+			ws[w].clock += itCost
+			ended := false
+			for l := 0; l < 32; l++ {
+				rem[w][l] = max(rem[w][l]-group, 0)
+				if rem[w][l] == 0 {
+					ended = true
+				}
+			}
+			if ended {
+				break
+			}
+		}
+	}
+	return ws
+}
+
+// Prediction is the model's time of one launch: the bounds of the
+// slowest scheduler, and its time.
+type Prediction struct {
+	Warps                  int     // resident warps per SM
+	Issue, Pipe, Latency   float64 // that scheduler's bounds, cycles
+	Roofline               float64 // the largest of them
+	Cycles                 float64 // the queueing model's time of the slowest scheduler, plus the launch's fixed cycles
+	LaneSteps, Iters, Pass float64
+}
+
+// mva is the mean-value analysis of a closed queueing network of n
+// customers, one server of service time s and a delay of think time z
+// (the machine-repairman model): here n warps that each need s cycles of
+// the scheduler (its issue port or its busiest pipe, whichever is longer)
+// and wait z cycles on latency besides. It returns the time all n take
+// for one round each, between the roofline max(n*s, s+z) and their sum.
+func mva(n int, s, z float64) float64 {
+	q, x := 0.0, 0.0
+	for k := 1; k <= n; k++ {
+		r := s * (1 + q)
+		x = float64(k) / (r + z)
+		q = x * r
+	}
+	if x == 0 {
+		return 0
+	}
+	return float64(n) / x
+}
+
+// predict spreads the warps over sms SMs (block by block: warps 4b..4b+3
+// of block b on SM b mod sms, warp i of an SM on scheduler i mod 4) and
+// returns the slowest scheduler's time.
+func predict(ws []warpWork, sms, warpsPerSM int, it, pass, drain codeCost, m *Machine) Prediction {
+	type sched struct {
+		issue, pipe, lat, latSum float64
+		warps                    int
+	}
+	s := make([]sched, sms*m.Schedulers)
+	p := Prediction{Warps: warpsPerSM}
+	for i, w := range ws {
+		block := i / 4
+		sm := block % sms
+		slot := (block/sms)*4 + i%4
+		k := sm*m.Schedulers + slot%m.Schedulers
+		s[k].issue += w.Iters*it.Insts + w.Passes*pass.Insts + w.Drain*drain.Insts
+		s[k].pipe += w.Iters*it.Pipe + w.Passes*pass.Pipe + w.Drain*drain.Pipe
+		lat := w.Iters*it.Chain + w.Passes*pass.Chain + w.Drain*drain.Chain
+		s[k].lat = math.Max(s[k].lat, lat)
+		s[k].latSum += lat
+		s[k].warps++
+		p.LaneSteps += w.LaneSteps
+		p.Iters += w.Iters
+		p.Pass += w.Passes
+	}
+	for _, x := range s {
+		if x.warps == 0 {
+			continue
+		}
+		n := float64(x.warps)
+		serve := math.Max(x.issue, x.pipe) / n
+		t := mva(x.warps, serve, math.Max(x.latSum/n-serve, 0))
+		if t > p.Cycles {
+			p.Cycles, p.Issue, p.Pipe, p.Latency = t, x.issue, x.pipe, x.lat
+			p.Roofline = math.Max(x.issue, math.Max(x.pipe, x.lat))
+		}
+	}
+	p.Cycles += m.Launch
+	return p
+}
+
+// residentWarpsQV100 is the warps per SM of nq_eightfold on the simulated
+// QV100 (96 KiB of shared memory, 64 warps, 32 blocks, 64K registers) with
+// blocks of 128 threads and frames 16-byte frames per thread.
+func residentWarpsQV100(frames, regs int) int {
+	blocks := min(98304/(frames*16*128), 32, 16)
+	perWarp := (regs*32 + 255) / 256 * 256
+	blocks = min(blocks, 65536/(perWarp*4))
+	return 4 * blocks
+}
+
+func latencyCmd(args []string) error {
+	fs := flag.NewFlagSet("latency", flag.ExitOnError)
+	ptxPath := fs.String("ptx", "kernels/ptx/eightfold.ptx", "nq_eightfold's PTX")
+	nsFlag := fs.String("n", "12-14", "board sizes")
+	sms := fs.Int("sms", 4, "simulated SMs (the gpusim-speed runs' SMS)")
+	regs := fs.Int("regs", 39, "registers per thread (ptxas, for the resident warps)")
+	warpsFlag := fs.Int("warps", 0, "resident warps per SM instead of the occupancy arithmetic's (what-if)")
+	simFlag := fs.String("sim", "11=26007,12=68774,13=200125", "simulated cycles to compare with, N=cycles,...")
+	h100 := fs.String("h100", "", "also predict an H100 SXM at these N (e.g. 20-22), from nodes in docs/model/sim.tsv")
+	tsvPath := fs.String("tsv", "docs/model/kernels.tsv", "kernel-report TSV (SASS counts for the H100)")
+	simTSV := fs.String("simtsv", "docs/model/sim.tsv", "warpsim sim results (nodes per N)")
+	sample := fs.Int("sample", 4096, "H100: tasks of the smallest N the replay samples for the lanes' waste")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	ns, err := parseNs(*nsFlag)
+	if err != nil {
+		return err
+	}
+	sim := map[int]float64{}
+	for _, f := range strings.Split(*simFlag, ",") {
+		var n int
+		var c float64
+		if _, err := fmt.Sscanf(f, "%d=%g", &n, &c); err == nil {
+			sim[n] = c
+		}
+	}
+	text, err := os.ReadFile(*ptxPath)
+	if err != nil {
+		return err
+	}
+	code, err := loadEFCode(string(text))
+	if err != nil {
+		return err
+	}
+	m := &SimQV100
+	it, pass := costOf(code.Iter, m, 4), costOf(code.Pass, m, 1)
+	// A single step of the last loop: a tenth of an iteration.
+	drain := codeCost{it.Insts / 10, it.Pipe / 10, it.Chain / 10}
+	fmt.Printf("MODEL of nq_eightfold on %s (%s)\n", m.Name, *ptxPath)
+	fmt.Printf("iteration (10 steps): %.0f instructions, %.0f integer-pipe cycles, chain %.0f cycles\n", it.Insts, it.Pipe, it.Chain)
+	fmt.Printf("refill pass: %.0f instructions, %.0f integer-pipe cycles, chain %.0f cycles\n", pass.Insts, pass.Pipe, pass.Chain)
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "N\tsplit\ttasks\tframes\twarps/SM\tlane steps\titerations\tpasses\tissue\tpipe\tlatency\troofline\tMODEL cycles\tsimulated\tMODEL/sim\troofline/sim\t")
+	for _, n := range ns {
+		split := tasks.SplitFor(n, nq.MinTasks([]int{*sms}))
+		tl, frames, err := EightfoldTasks(n, split)
+		if err != nil {
+			return err
+		}
+		steps := make([]int64, tl.Count)
+		for i := int64(0); i < tl.Count; i++ {
+			l, _, err := TraceLen(tl, i)
+			if err != nil {
+				tl.Free()
+				return err
+			}
+			if tl.levels(i) == 1 {
+				l = 0
+			}
+			steps[i] = l
+		}
+		tl.Free()
+		wpsm := residentWarpsQV100(max(frames, 1), *regs)
+		if *warpsFlag > 0 {
+			wpsm = *warpsFlag
+		}
+		warps := wpsm * *sms
+		w := float64(wpsm) / float64(m.Schedulers)
+		itCost := math.Max(w*math.Max(it.Insts, it.Pipe), it.Chain)
+		passCost := math.Max(w*math.Max(pass.Insts, pass.Pipe), pass.Chain)
+		ws := replayEF(steps, warps, itCost, passCost, itCost/10)
+		p := predict(ws, *sms, wpsm, it, pass, drain, m)
+		ratio, rratio, simc := "-", "-", "-"
+		if c, ok := sim[n]; ok {
+			simc = fmt.Sprintf("%.0f", c)
+			ratio = fmt.Sprintf("%.2f", p.Cycles/c)
+			rratio = fmt.Sprintf("%.2f", (p.Roofline+m.Launch)/c)
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%s\t%s\t%s\t\n",
+			n, split, tl.Count, frames, wpsm, p.LaneSteps, p.Iters, p.Pass, p.Issue, p.Pipe, p.Latency, p.Roofline+m.Launch, p.Cycles, simc, ratio, rratio)
+	}
+	tw.Flush()
+	if *h100 == "" {
+		return nil
+	}
+	hn, err := parseNs(*h100)
+	if err != nil {
+		return err
+	}
+	return predictH100(hn, code, *tsvPath, *simTSV, *regs, *sample)
+}
+
+// predictH100 prints the model's seconds for nq_eightfold on an H100 SXM
+// at each n of ns: the warp iterations come from the nodes of sim.tsv
+// (the eightfold rows: lane steps = nodes + tasks + completions, the last
+// two negligible there) and the lanes' waste per task of a sampled
+// replay at the smallest n; a scheduler's time from mva with its resident
+// warps, the SASS issue and pipe counts of kernels.tsv, and the PTX chain
+// with H100's latencies.
+func predictH100(ns []int, code *efCode, tsvPath, simTSV string, regs, sample int) error {
+	infos, err := readKernelsFile(tsvPath)
+	if err != nil {
+		return err
+	}
+	info := infos["nq_eightfold"]
+	if info == nil {
+		return fmt.Errorf("nq_eightfold is not in %s", tsvPath)
+	}
+	path, ok := info.Paths["push"]
+	if !ok {
+		return fmt.Errorf("nq_eightfold has no push path in %s", tsvPath)
+	}
+	results, err := ReadResults(simTSV)
+	if err != nil {
+		return err
+	}
+	ins, err := ModelInputs(results, "nq_eightfold", ns)
+	if err != nil {
+		return err
+	}
+	nodes, source := map[int]float64{}, map[int]string{}
+	for _, in := range ins {
+		nodes[in.N], source[in.N] = in.Nodes, in.Source
+	}
+	m := &H100
+	chain := costOf(code.Iter, m, 4).Chain
+	var alu, imad int
+	for _, b := range path.Blocks {
+		alu += info.Blocks[b].ALU
+		imad += info.Blocks[b].IMAD
+	}
+	serve := math.Max(float64(path.Insts), math.Max(2*float64(alu), 2*float64(imad)))
+	// The lanes' waste: iterations per lane step of a replay of a random
+	// sample of the smallest n's tasks.
+	waste := 0.0
+	{
+		n := ns[0]
+		split := EightfoldSplit(n)
+		tl, _, err := EightfoldTasks(n, split)
+		if err != nil {
+			return err
+		}
+		var steps []int64
+		for _, i := range pick(tl.Count, int64(sample), 1) {
+			l, _, err := TraceLen(tl, i)
+			if err != nil {
+				tl.Free()
+				return err
+			}
+			if tl.levels(i) == 1 {
+				l = 0
+			}
+			steps = append(steps, l)
+		}
+		tl.Free()
+		ws := replayEF(steps, max(1, len(steps)/(32*64)), 1, 1, 0.1)
+		// The replay's steady state: its iterations against the lane
+		// steps they ran (the last loop, the sample's own tail, left out;
+		// a run's tail is the launch replay's, docs/performance.md).
+		var it, lane float64
+		for _, w := range ws {
+			it += w.Iters
+			lane += w.LaneSteps - w.DrainLane
+		}
+		waste = it * 320 / lane // 1: every lane busy every step
+		fmt.Printf("\nH100 MODEL: lanes' waste at N=%d (replay of %d sampled tasks, its tail left out): %.4f warp iterations per 32 x 10 lane steps\n", n, len(steps), waste)
+	}
+	fmt.Printf("iteration (10 steps) on sm_90: %d SASS, %d ALU pipe, %d FMA pipe: a scheduler's %.0f cycles; chain (PTX, H100 latencies) %.0f cycles\n",
+		path.Insts, alu, imad, serve, chain)
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "N\tsplit\tframes\twarps/SM\twarps/scheduler\tnodes\tsource\tcycles per iteration per warp\tbound\tMODEL s\t")
+	for _, n := range ns {
+		split := EightfoldSplit(n)
+		frames := max(1, n-4-split)
+		wpsm := ResidentWarps(regs, 128, frames*16*128)
+		w := wpsm / m.Schedulers
+		nd, ok := nodes[n]
+		if !ok {
+			return fmt.Errorf("no nq_eightfold nodes for N=%d in %s", n, simTSV)
+		}
+		per := mva(w, serve, math.Max(chain-serve, 0)) / float64(w)
+		bound := "pipe"
+		if chain > float64(w)*serve {
+			bound = "latency"
+		}
+		iters := nd / 320 * waste
+		sec := iters / float64(SMs*m.Schedulers) * per / ClockHz
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%.3g\t%s\t%.0f\t%s\t%.3g\t\n", n, split, frames, wpsm, w, nd, source[n], per, bound, sec)
+	}
+	return tw.Flush()
+}
