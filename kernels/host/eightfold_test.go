@@ -388,3 +388,89 @@ func TestEightfoldNodeTable(t *testing.T) {
 			float64(ef0)/float64(sym.Nodes), float64(ef0)/float64(mir))
 	}
 }
+
+// TestEightfoldDepths checks the stack-depth histogram against the search
+// it comes from: one entry per step (1 + nodes + completions per task),
+// the same Total, and no depth above the frames a task may use.
+func TestEightfoldDepths(t *testing.T) {
+	for _, n := range []int{8, 10, 12} {
+		want, _ := known.Lookup(n)
+		split := tasks.DefaultSplit(n)
+		var total, nodes, steps, tasksWithSteps, completions uint64
+		err := tasks.EnumerateEightfold(n, split, 4096, func(e *tasks.Eightfold) error {
+			c, depth := host.EightfoldDepths(e)
+			total += c.Total
+			nodes += c.Nodes
+			for k, v := range depth {
+				steps += v
+				if v != 0 && k > max(n-4-split, 1) {
+					t.Errorf("N=%d: %d steps at depth %d, above the %d frames", n, v, k, n-4-split)
+				}
+			}
+			for i := 0; i < e.Len(); i++ {
+				if e.Levels(i) > 1 { // a task of one level takes no step
+					tasksWithSteps++
+					completions += host.Eightfold(oneTask(e, i)).Total / uint64(e.Meta[i]>>24)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if total != want.Total {
+			t.Errorf("N=%d: Total %d, want %d", n, total, want.Total)
+		}
+		// A task of k nodes and c completions takes 1 + k + c steps
+		// (nqtotal.h); a task of one level has no node.
+		if steps != tasksWithSteps+nodes+completions {
+			t.Errorf("N=%d: %d steps for %d tasks, %d nodes, %d completions", n, steps, tasksWithSteps, nodes, completions)
+		}
+	}
+}
+
+// TestEightfoldDepthTable is a measurement, not a check: with
+// NQ_MEASURE=1 it logs, for N=13..17 at the GPU's split on 4 SMs and on
+// an H100 (tasks.SplitFor), the share of steps after which the stack
+// holds more than k frames: how often a frame k or above is live, which
+// bounds how often a stack whose frames from k up lay in slower memory
+// would touch them (docs/performance.md, "Where the frames are used").
+func TestEightfoldDepthTable(t *testing.T) {
+	if os.Getenv("NQ_MEASURE") == "" {
+		t.Skip("set NQ_MEASURE=1 to measure")
+	}
+	for _, n := range []int{13, 14, 15, 16, 17} {
+		split := tasks.DefaultSplit(n)
+		if n == 16 {
+			split = 4 // tasks.SplitFor on an H100
+		}
+		var depth []uint64
+		var total uint64
+		err := tasks.EnumerateEightfold(n, split, 4096, func(e *tasks.Eightfold) error {
+			c, d := host.EightfoldDepths(e)
+			total += c.Total
+			if depth == nil {
+				depth = make([]uint64, len(d))
+			}
+			for k, v := range d {
+				depth[k] += v
+			}
+			return nil
+		})
+		want, _ := known.Lookup(n)
+		if err != nil || total != want.Total {
+			t.Fatalf("N=%d: %d (%v)", n, total, err)
+		}
+		var steps uint64
+		for _, v := range depth {
+			steps += v
+		}
+		line := fmt.Sprintf("| %d | %d | %d | %.3g |", n, split, n-4-split, float64(steps))
+		above := steps
+		for k := 0; k < n-4-split; k++ {
+			above -= depth[k]
+			line += fmt.Sprintf(" %.2g |", float64(above)/float64(steps))
+		}
+		t.Log(line)
+	}
+}

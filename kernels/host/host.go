@@ -153,6 +153,26 @@ static void nq_host_eightfold_table(uint64_t left, uint64_t right, uint32_t down
 	}
 }
 
+// nq_host_eightfold_depths runs every task to its end (the static
+// kernels' search) and adds to depth[k] the steps after which k levels are
+// saved (the stack holds k frames).
+static void nq_host_eightfold_depths(int count, const uint64_t *left, const uint64_t *right,
+				     const uint32_t *down, const uint32_t *meta, uint64_t *depth, nq_ef_counts *out)
+{
+	for (int i = 0; i < count; i++) {
+		nq_ef_state s;
+		nq_ef_frame fr[NQ_EF_FRAMES(NQ_MAXN - 2)];
+		if (!nq_ef_start(&s, (char *)fr, 16, left[i], right[i], down[i], meta[i], out))
+			continue;
+		int more;
+		do {
+			more = nq_ef_step(&s, out);
+			depth[(s.top - (char *)fr) / 16]++;
+		} while (more);
+		nq_ef_finish(&s, out);
+	}
+}
+
 static void nq_host_frames(int n, int count, const uint32_t *rows,
 			   const uint8_t *weight, const uint8_t *sym180, nq_counts *out)
 {
@@ -295,6 +315,22 @@ func EightfoldLanes(e *tasks.Eightfold, lanes int) EightfoldCounts {
 	C.nq_host_eightfold_lanes(C.int(e.Len()), (*C.uint64_t)(&e.Left[0]), (*C.uint64_t)(&e.Right[0]),
 		(*C.uint32_t)(&e.Down[0]), (*C.uint32_t)(&e.Meta[0]), C.int(lanes), &out)
 	return EightfoldCounts{Total: uint64(out.total), Nodes: uint64(out.nodes)}
+}
+
+// EightfoldDepths runs every task of e to its end (the static kernels'
+// search) and returns its counts and, for each k, the steps after which
+// the task's stack held k frames (saved levels). It panics if e is not a
+// well-formed batch.
+func EightfoldDepths(e *tasks.Eightfold) (EightfoldCounts, []uint64) {
+	checkEightfold(e, "host.EightfoldDepths")
+	depth := make([]uint64, MaxN) // at most NQ_EF_FRAMES(NQ_MAXN - 2) < MaxN frames
+	if e.Len() == 0 {
+		return EightfoldCounts{}, depth
+	}
+	var out C.nq_ef_counts
+	C.nq_host_eightfold_depths(C.int(e.Len()), (*C.uint64_t)(&e.Left[0]), (*C.uint64_t)(&e.Right[0]),
+		(*C.uint32_t)(&e.Down[0]), (*C.uint32_t)(&e.Meta[0]), (*C.uint64_t)(&depth[0]), &out)
+	return EightfoldCounts{Total: uint64(out.total), Nodes: uint64(out.nodes)}, depth
 }
 
 // EightfoldAfter is NQ_EF_AFTER: the steps nq_eightfold's step loop

@@ -47,3 +47,8 @@ const EightfoldAfter = 2
 func EightfoldAfterEnd(e *tasks.Eightfold, i, extra int) (c EightfoldCounts, running int, inside bool) {
 	panic("kernels/host: built without cgo")
 }
+
+// EightfoldDepths needs cgo; without it, it panics.
+func EightfoldDepths(e *tasks.Eightfold) (EightfoldCounts, []uint64) {
+	panic("kernels/host: built without cgo")
+}
