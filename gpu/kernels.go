@@ -108,14 +108,19 @@ var kernelTable = []kernelSpec{
 	{algo: nq.Eightfold, variant: Dynamic, name: "nq_eightfold", layout: eightfoldLayout, fetch: true, sharedBytes: efStackBytes, launch: eightfoldLaunch, preferred: true},
 }
 
+// efLevels is the most levels of the eightfold tasks this package sends
+// to a GPU for n and split: the enumeration's tasks have at most n-3-split
+// (a border leaves at most n-3 rows empty: rows 0 and n-1 hold queens, and
+// so does a side row unless a queen stands in a corner, which at most one
+// can; split of them are the prefix), and produce splits those of
+// n-3-split into their children (tasks.Eightfold.SplitLevels), one level
+// shorter: a stack frame fewer for every thread, for a few more tasks.
+func efLevels(n, split int) int { return max(1, n-4-split) }
+
 // efFrames is the stack frames per thread of the eightfold kernels for
-// tasks of n with split rows filled below the border: NQ_EF_FRAMES of the
-// largest levels of any task, one fewer than its levels, at least 1
-// (kernels/eightfold.cu). A border leaves at most n-3 rows empty (rows 0
-// and n-1 hold queens, and so does a side row unless a queen stands in a
-// corner, which at most one can), and split of them are the prefix:
-// n-3-split levels.
-func efFrames(n, split int) int { return max(1, n-4-split) }
+// tasks of n with split rows filled below the border: NQ_EF_FRAMES of
+// efLevels, one fewer than the levels, at least 1 (kernels/eightfold.cu).
+func efFrames(n, split int) int { return max(1, efLevels(n, split)-1) }
 
 // efStackBytes is the dynamic shared memory of the eightfold kernels: 16
 // bytes per frame and thread.

@@ -1,14 +1,15 @@
 package gpu
 
 import (
+	"context"
 	"errors"
-	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"unsafe"
 
@@ -227,27 +228,31 @@ func TestAlgosFollowTable(t *testing.T) {
 }
 
 // efFrames follows kernels/nqtotal.h: NQ_EF_FRAMES of the most levels a
-// task of n and split has (n-3-split levels, one frame fewer, at least 1),
-// and no enumerated task has more levels.
+// task produce sends has (n-4-split levels once the enumeration's of
+// n-3-split are split, one frame fewer, at least 1), and no task produce
+// sends has more levels.
 func TestEightfoldFramesFollowNqtotal(t *testing.T) {
-	for _, c := range []struct{ n, split, want int }{{16, 4, 8}, {20, 3, 13}, {22, 3, 15}, {28, 4, 20}, {5, 3, 1}, {4, 3, 1}} {
+	for _, c := range []struct{ n, split, want int }{{16, 4, 7}, {20, 3, 12}, {22, 3, 14}, {28, 4, 19}, {6, 0, 1}, {5, 3, 1}, {4, 3, 1}} {
 		if got := efFrames(c.n, c.split); got != c.want {
 			t.Errorf("efFrames(%d, %d) = %d, want %d", c.n, c.split, got, c.want)
 		}
 	}
-	for n := 5; n <= 15; n++ {
+	for n := 5; n <= 14; n++ {
 		for split := 0; split <= 3; split++ {
-			most := 0
-			err := tasks.EnumerateEightfold(n, split, 1<<16, func(e *tasks.Eightfold) error {
-				for i := 0; i < e.Len(); i++ {
-					most = max(most, e.Levels(i))
-				}
-				return nil
-			})
-			if err != nil {
+			var target atomic.Int64
+			target.Store(1 << 30)
+			out := make(chan *group, 1<<12)
+			if err := produce(context.Background(), n, nq.Eightfold, split, 1<<12, 0, 1<<30, &target, nil, out); err != nil {
 				t.Fatal(err)
 			}
-			if most > efFrames(n, split)+1 {
+			close(out)
+			most := 0
+			for g := range out {
+				for _, m := range g.meta {
+					most = max(most, int(m&0xff))
+				}
+			}
+			if frames := max(1, most-1); frames > efFrames(n, split) {
 				t.Errorf("N=%d split %d: a task of %d levels, more than efFrames %d can take", n, split, most, efFrames(n, split))
 			}
 		}

@@ -27,11 +27,12 @@ func TestFitShared(t *testing.T) {
 		{"smem 512 threads, static 768, H100", symStackBytes, 14, 3, 512, sharedShape{static: 768, limit: h100}, 512, 49152, true, ""},
 		{"smem 384 threads, static 768", symStackBytes, 14, 3, 384, sharedShape{static: 768}, 384, 36864, false, ""},
 		{"smem default shrinks by the static bytes", symStackBytes, 28, 3, 0, sharedShape{static: 768, limit: 16 << 10}, 64, 13312, false, ""},
-		{"eightfold 256 at N=20 without opt-in", efStackBytes, 20, 3, 256, sharedShape{}, 0, 0, false, "53248 bytes of stacks"},
-		{"eightfold 256 at N=20 on an H100", efStackBytes, 20, 3, 256, sharedShape{limit: h100}, 256, 53248, true, ""},
-		{"eightfold default at N=28 split 5 in 48 KiB", efStackBytes, 28, 5, 0, sharedShape{}, DefaultThreads, 16 * 19 * DefaultThreads, false, ""},
-		{"eightfold 160 at N=28 split 0 on an H100", efStackBytes, 28, 0, 160, sharedShape{limit: h100}, 160, 16 * 24 * 160, true, ""},
-		{"eightfold default at N=28 split 0 just fits 48 KiB", efStackBytes, 28, 0, 0, sharedShape{}, DefaultThreads, 16 * 24 * DefaultThreads, false, ""},
+		{"eightfold 256 at N=20 split 3 just fits 48 KiB", efStackBytes, 20, 3, 256, sharedShape{}, 256, 49152, false, ""},
+		{"eightfold 256 at N=20 split 2 without opt-in", efStackBytes, 20, 2, 256, sharedShape{}, 0, 0, false, "53248 bytes of stacks"},
+		{"eightfold 256 at N=20 split 2 on an H100", efStackBytes, 20, 2, 256, sharedShape{limit: h100}, 256, 53248, true, ""},
+		{"eightfold default at N=28 split 5 in 48 KiB", efStackBytes, 28, 5, 0, sharedShape{}, DefaultThreads, 16 * 18 * DefaultThreads, false, ""},
+		{"eightfold 160 at N=28 split 0 on an H100", efStackBytes, 28, 0, 160, sharedShape{limit: h100}, 160, 16 * 23 * 160, true, ""},
+		{"eightfold default at N=28 split 0 fits 48 KiB", efStackBytes, 28, 0, 0, sharedShape{}, DefaultThreads, 16 * 23 * DefaultThreads, false, ""},
 		{"no shared stacks", nil, 20, 7, 0, sharedShape{static: 100}, DefaultThreads, 0, false, ""},
 	} {
 		threads, dyn, err := fitShared(c.bytes, c.n, c.depth, c.threads, c.sh)

@@ -29,12 +29,14 @@
  * searches Meta[i] & 0xff levels; frames must be at least
  * NQ_EF_FRAMES(levels) (= levels - 1, at least 1) for every task of the
  * batch: for its largest levels, or N - 4 - split for any batch of N and
- * split (a task has at most N - 3 - split levels).
+ * split (a task has at most N - 3 - split levels), or N - 5 - split once
+ * the tasks of N - 3 - split levels are split into their children
+ * (tasks.Eightfold.SplitLevels, as the gpu package sends them).
  *
  * Dynamic shared memory: frames * blockDim.x * 16 bytes, the threads'
  * frames, frame k of thread t at index k * blockDim.x + t (nqtotal.h: no
- * bank conflicts). 208 bytes per thread at N=20 with split 3 (at most 14
- * levels, 13 frames).
+ * bank conflicts). 192 bytes per thread at N=20 with split 3 as the gpu
+ * package sends the tasks (at most 13 levels, 12 frames).
  *
  * Output: the kernels ADD Σ weight × completions over the batch to
  * out[2], the slot where the other kernels add their orbits of 8, and

@@ -89,8 +89,9 @@
 #              opt-in up to the GPU's limit, so MAX_SHARED=232448 tries the
 #              larger shapes on an H100 or H200) is skipped with its size, by
 #              the arithmetic of gpu/kernels.go: eightfold 16 B x frames x
-#              threads, frames = max(1, N-4-split) (N=20: 256 threads
-#              need 53,248 B at split 3; 49,152 B at split 4 fit); smem 4 B x
+#              threads, frames = max(1, N-5-split) (the gpu package
+#              splits the tasks of N-3-split levels; N=20: 256 threads
+#              need 49,152 B at split 3, which fits); smem 4 B x
 #              (2N-1-depth) x threads.
 #
 # Time: TOTAL_TIMEOUT (default 570 s, under the 600 s a device command may
@@ -879,7 +880,7 @@ if begin tune; then
 		local label=$1 n=$2 depth=$3 threads=$4 frames
 		case $label in
 		eightfold*)
-			frames=$((n - 4 - depth))
+			frames=$((n - 5 - depth))
 			((frames < 1)) && frames=1
 			echo $((16 * frames * threads))
 			;;

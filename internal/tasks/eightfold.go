@@ -490,6 +490,74 @@ func (e *Eightfold) Weight(i int) uint64 { return uint64(e.Meta[i] >> 24) }
 // Levels returns the number of rows task i's search fills.
 func (e *Eightfold) Levels(i int) int { return int(e.Meta[i] & 0xff) }
 
+// SplitLevels appends to out, in e's order, the tasks of e with every
+// task of more than levels levels (levels >= 1) replaced by its children:
+// the tasks one row further down (the start row's queen in each of its
+// free columns, a child whose own start row has none left out), which
+// are the tasks a split one deeper lists for the same border and prefix;
+// children are split again until none has more than levels levels.
+// Σ weight × completions is unchanged. A GPU whose stack holds
+// NQ_EF_FRAMES(levels) frames runs the result (gpu: one frame fewer than
+// a border's deepest tasks need). out takes e's N and Split if it has no
+// N; the children's prefixes are longer than out.Split says. It returns
+// out.
+func (e *Eightfold) SplitLevels(levels int, out *Eightfold) *Eightfold {
+	if out.N == 0 {
+		out.N, out.Split = e.N, e.Split
+	}
+	for i := 0; i < e.Len(); i++ {
+		out.splitTask(e.Task(i), e.Left[i], e.Right[i], e.Down[i], e.Meta[i], levels)
+	}
+	return out
+}
+
+// splitTask appends the task (cols, l, r, d, meta) to o, or its children
+// while it has more than levels levels (see SplitLevels).
+func (o *Eightfold) splitTask(cols []uint8, l, r uint64, d, meta uint32, levels int) {
+	j := int(meta & 0xff)
+	if j <= levels || j < 2 {
+		o.Cols = append(o.Cols, cols...)
+		o.Left = append(o.Left, l)
+		o.Right = append(o.Right, r)
+		o.Down = append(o.Down, d)
+		o.Meta = append(o.Meta, meta)
+		return
+	}
+	row := 0
+	for row < len(cols) && cols[row] != NoQueen {
+		row++
+	}
+	// The rows to the next level, and the skips left below it (level j
+	// of the parent is level j-1 of the child; the first stays first).
+	a, b := meta>>8&0xff, meta>>16&0xff
+	s := uint(1)
+	var skips []uint32
+	for _, k := range []uint32{a, b} {
+		switch {
+		case k == 0:
+			s++
+		case k != noSkip:
+			skips = append(skips, k-1)
+		}
+	}
+	for len(skips) < 2 {
+		skips = append(skips, noSkip)
+	}
+	child := uint32(j-1) | skips[0]<<8 | skips[1]<<16 | meta&0xff000000
+	var buf [32]uint8
+	c := buf[:len(cols)]
+	copy(c, cols)
+	for free := ^(uint32(l>>32) | uint32(r) | d); free != 0; free &= free - 1 {
+		bit := free & -free
+		cl, cr, cd := (l|uint64(bit)<<32)<<s, (r|uint64(bit))>>s, d|bit
+		if ^(uint32(cl>>32) | uint32(cr) | cd) == 0 {
+			continue // the child's start row has no free column
+		}
+		c[row] = uint8(bits.TrailingZeros32(bit))
+		o.splitTask(c, cl, cr, cd, child, levels)
+	}
+}
+
 func (e *Eightfold) reset() {
 	e.Cols, e.Left, e.Right, e.Down, e.Meta = e.Cols[:0], e.Left[:0], e.Right[:0], e.Down[:0], e.Meta[:0]
 }

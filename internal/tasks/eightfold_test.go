@@ -685,3 +685,59 @@ func btoi(b bool) int {
 	}
 	return 0
 }
+
+// SplitLevels keeps Total, leaves no task above the levels asked for, and
+// makes only tasks that a split one deeper lists too.
+func TestEightfoldSplitLevels(t *testing.T) {
+	key := func(e *tasks.Eightfold, i int) string {
+		return fmt.Sprintf("%x/%x/%x/%x/%x", e.Left[i], e.Right[i], e.Down[i], e.Meta[i], e.Task(i))
+	}
+	for n := 5; n <= 14; n++ {
+		if n > 12 && testing.Short() {
+			break
+		}
+		want, _ := known.Lookup(n)
+		for split := 0; split <= 3; split++ {
+			e := collect(t, n, split, 1000)
+			deeper := map[string]bool{}
+			d := collect(t, n, split+1, 1000)
+			for i := 0; i < d.Len(); i++ {
+				deeper[key(d, i)] = true
+			}
+			before := map[string]bool{}
+			longest := 0
+			for i := 0; i < e.Len(); i++ {
+				before[key(e, i)] = true
+				longest = max(longest, e.Levels(i))
+			}
+			levels := max(1, n-4-split)
+			out := e.SplitLevels(levels, &tasks.Eightfold{})
+			if out.N != n || out.Split != split {
+				t.Fatalf("N=%d split %d: out has N=%d split %d", n, split, out.N, out.Split)
+			}
+			var total uint64
+			made := 0
+			for i := 0; i < out.Len(); i++ {
+				if l := out.Levels(i); l > levels {
+					t.Fatalf("N=%d split %d: a task of %d levels, want at most %d", n, split, l, levels)
+				}
+				c, _ := taskstest.SearchEightfold(out.Task(i))
+				total += out.Weight(i) * c
+				if k := key(out, i); !before[k] {
+					made++
+					if !deeper[k] {
+						t.Fatalf("N=%d split %d: task %s is not one of split %d's", n, split, k, split+1)
+					}
+				}
+			}
+			if total != want.Total {
+				t.Errorf("N=%d split %d: Σ weight × completions = %d, Total %d", n, split, total, want.Total)
+			}
+			// Tasks are made only where one was too long (all of a
+			// task's children may have a dead start row, as at N=6).
+			if made > 0 && longest <= levels || longest > levels && n >= 8 && made == 0 {
+				t.Errorf("N=%d split %d: longest task %d levels (limit %d), %d tasks made", n, split, longest, levels, made)
+			}
+		}
+	}
+}

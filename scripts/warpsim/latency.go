@@ -520,6 +520,7 @@ func latencyCmd(args []string) error {
 	sms := fs.Int("sms", 4, "simulated SMs (the gpusim-speed runs' SMS)")
 	regs := fs.Int("regs", 39, "registers per thread (ptxas, for the resident warps)")
 	warpsFlag := fs.Int("warps", 0, "resident warps per SM instead of the occupancy arithmetic's (what-if)")
+	shallow := fs.Bool("shallow", false, "split the tasks of n-3-split levels (tasks.Eightfold.SplitLevels): one frame fewer")
 	simFlag := fs.String("sim", "11=26007,12=68774,13=200125", "simulated cycles to compare with, N=cycles,...")
 	h100 := fs.String("h100", "", "also predict an H100 SXM at these N (e.g. 20-22), from nodes in docs/model/sim.tsv")
 	tsvPath := fs.String("tsv", "docs/model/kernels.tsv", "kernel-report TSV (SASS counts for the H100)")
@@ -559,7 +560,11 @@ func latencyCmd(args []string) error {
 	fmt.Fprintln(tw, "N\tsplit\ttasks\tframes\twarps/SM\tlane steps\titerations\tpasses\tissue\tpipe\tlatency\troofline\tMODEL cycles\tsimulated\tMODEL/sim\troofline/sim\t")
 	for _, n := range ns {
 		split := tasks.SplitFor(n, nq.MinTasks([]int{*sms}))
-		tl, frames, err := EightfoldTasks(n, split)
+		levels := 0
+		if *shallow {
+			levels = max(1, n-4-split)
+		}
+		tl, frames, err := EightfoldTasksLevels(n, split, levels)
 		if err != nil {
 			return err
 		}

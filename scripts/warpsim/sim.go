@@ -241,10 +241,20 @@ func EightfoldFrames(levels int) int { return int(C.ws_ef_frames(C.int(levels)))
 // (tasks.EnumerateEightfold order), and the frames per thread the kernels
 // need for them (NQ_EF_FRAMES of the largest levels).
 func EightfoldTasks(n, split int) (*TaskList, int, error) {
+	return EightfoldTasksLevels(n, split, 0)
+}
+
+// EightfoldTasksLevels is EightfoldTasks with every task of more than
+// levels levels split into shorter ones (tasks.Eightfold.SplitLevels, as
+// the GPU backend does); levels 0 splits none.
+func EightfoldTasksLevels(n, split, levels int) (*TaskList, int, error) {
 	var left, right []uint64
 	var down, meta []uint32
 	frames := 1
 	err := tasks.EnumerateEightfold(n, split, 1<<16, func(e *tasks.Eightfold) error {
+		if levels > 0 {
+			e = e.SplitLevels(levels, &tasks.Eightfold{})
+		}
 		left = append(left, e.Left...)
 		right = append(right, e.Right...)
 		down = append(down, e.Down...)
