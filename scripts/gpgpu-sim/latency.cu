@@ -88,23 +88,21 @@ __global__ void chain_ldg(unsigned *out, unsigned k)
 	out[threadIdx.x] = (unsigned)p;
 }
 
-__global__ void rate_xor(unsigned *out, unsigned k)
-{
-	unsigned a = k, b = k + 1, c = k + 2, d = k + 3;
-	asm volatile(R256("xor.b32 %0, %0, %4;\n\txor.b32 %1, %1, %4;\n\txor.b32 %2, %2, %4;\n\txor.b32 %3, %3, %4;\n\t")
-		     : "+r"(a), "+r"(b), "+r"(c), "+r"(d)
-		     : "r"(k));
-	out[threadIdx.x] = a ^ b ^ c ^ d;
-}
-
-__global__ void rate_add(unsigned *out, unsigned k)
-{
-	unsigned a = k, b = k + 1, c = k + 2, d = k + 3;
-	asm volatile(R256("add.u32 %0, %0, %4;\n\tadd.u32 %1, %1, %4;\n\tadd.u32 %2, %2, %4;\n\tadd.u32 %3, %3, %4;\n\t")
-		     : "+r"(a), "+r"(b), "+r"(c), "+r"(d)
-		     : "r"(k));
-	out[threadIdx.x] = a ^ b ^ c ^ d;
-}
+/* RATE(name, op): four independent chains of op a warp; run with 8 warps
+ * a scheduler, the kernel's time is the rate at which a scheduler takes
+ * that instruction. */
+#define RATE(name, op)                                                                                       \
+	__global__ void name(unsigned *out, unsigned k)                                                      \
+	{                                                                                                    \
+		unsigned a = k, b = k + 1, c = k + 2, d = k + 3;                                             \
+		asm volatile(R256(op " %0, %0, %4;\n\t" op " %1, %1, %4;\n\t" op " %2, %2, %4;\n\t" op \
+				  " %3, %3, %4;\n\t")                                                      \
+			     : "+r"(a), "+r"(b), "+r"(c), "+r"(d)                                          \
+			     : "r"(k));                                                                    \
+		out[threadIdx.x] = a ^ b ^ c ^ d;                                                            \
+	}
+RATE(rate_xor, "xor.b32")
+RATE(rate_add, "add.u32")
 
 __global__ void rate_atom(unsigned *out)
 {

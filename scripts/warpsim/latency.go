@@ -349,6 +349,23 @@ func costOf(code []ptxInst, m *Machine, reps int) codeCost {
 	return c
 }
 
+// taskSteps returns the steps of each task idx of tl takes (nq_ef_step
+// calls, the last included; 0 for a task its start settles).
+func taskSteps(tl *TaskList, idx []int64) ([]int64, error) {
+	steps := make([]int64, len(idx))
+	for k, i := range idx {
+		l, _, err := TraceLen(tl, i)
+		if err != nil {
+			return nil, err
+		}
+		if tl.levels(i) == 1 {
+			l = 0
+		}
+		steps[k] = l
+	}
+	return steps, nil
+}
+
 // warpWork is one warp's run in the replay.
 type warpWork struct {
 	Iters, Passes, Drain float64 // 10-step iterations, refill passes, single steps at the end
@@ -520,7 +537,7 @@ func latencyCmd(args []string) error {
 	sms := fs.Int("sms", 4, "simulated SMs (the gpusim-speed runs' SMS)")
 	regs := fs.Int("regs", 39, "registers per thread (ptxas, for the resident warps)")
 	warpsFlag := fs.Int("warps", 0, "resident warps per SM instead of the occupancy arithmetic's (what-if)")
-	shallow := fs.Bool("shallow", false, "split the tasks of n-3-split levels (tasks.Eightfold.SplitLevels): one frame fewer")
+	shallow := fs.Bool("shallow", true, "split the tasks of n-3-split levels as the gpu package does (tasks.Eightfold.SplitLevels: one frame fewer); false: the task list as enumerated")
 	simFlag := fs.String("sim", "11=26007,12=68774,13=200125", "simulated cycles to compare with, N=cycles,...")
 	h100 := fs.String("h100", "", "also predict an H100 SXM at these N (e.g. 20-22), from nodes in docs/model/sim.tsv")
 	tsvPath := fs.String("tsv", "docs/model/kernels.tsv", "kernel-report TSV (SASS counts for the H100)")
@@ -568,19 +585,11 @@ func latencyCmd(args []string) error {
 		if err != nil {
 			return err
 		}
-		steps := make([]int64, tl.Count)
-		for i := int64(0); i < tl.Count; i++ {
-			l, _, err := TraceLen(tl, i)
-			if err != nil {
-				tl.Free()
-				return err
-			}
-			if tl.levels(i) == 1 {
-				l = 0
-			}
-			steps[i] = l
-		}
+		steps, err := taskSteps(tl, pick(tl.Count, 0, 0))
 		tl.Free()
+		if err != nil {
+			return err
+		}
 		wpsm := residentWarpsQV100(max(frames, 1), *regs)
 		if *warpsFlag > 0 {
 			wpsm = *warpsFlag
@@ -661,19 +670,11 @@ func predictH100(ns []int, code *efCode, tsvPath, simTSV string, regs, sample in
 		if err != nil {
 			return err
 		}
-		var steps []int64
-		for _, i := range pick(tl.Count, int64(sample), 1) {
-			l, _, err := TraceLen(tl, i)
-			if err != nil {
-				tl.Free()
-				return err
-			}
-			if tl.levels(i) == 1 {
-				l = 0
-			}
-			steps = append(steps, l)
-		}
+		steps, err := taskSteps(tl, pick(tl.Count, int64(sample), 1))
 		tl.Free()
+		if err != nil {
+			return err
+		}
 		ws := replayEF(steps, max(1, len(steps)/(32*64)), 1, 1, 0.1)
 		// The replay's steady state: its iterations against the lane
 		// steps they ran (the last loop, the sample's own tail, left out;
@@ -692,7 +693,7 @@ func predictH100(ns []int, code *efCode, tsvPath, simTSV string, regs, sample in
 	fmt.Fprintln(tw, "N\tsplit\tframes\twarps/SM\twarps/scheduler\tnodes\tsource\tcycles per iteration per warp\tbound\tMODEL s\t")
 	for _, n := range ns {
 		split := EightfoldSplit(n)
-		frames := max(1, n-4-split)
+		frames := max(1, n-5-split) // gpu's efFrames: the longest tasks split
 		wpsm := ResidentWarps(regs, 128, frames*16*128)
 		w := wpsm / m.Schedulers
 		nd, ok := nodes[n]
