@@ -114,8 +114,9 @@ func hostNodes(t *testing.T, n int, algo nq.Algo, depth int) uint64 {
 		if depth == 0 {
 			depth = tasks.DefaultSplit(n)
 		}
+		// The tasks as produce sends them: the longest split.
 		err = tasks.EnumerateEightfold(n, depth, 4096, func(e *tasks.Eightfold) error {
-			c.Nodes += host.Eightfold(e).Nodes
+			c.Nodes += host.Eightfold(e.SplitLevels(efLevels(n, depth), &tasks.Eightfold{})).Nodes
 			return nil
 		})
 	case nq.CarryChain:
@@ -201,10 +202,12 @@ func TestRandomEightfoldLargeN(t *testing.T) {
 	b := openOrSkip(t)
 	for _, n := range []int{22, 23, 25, 28} {
 		split := n - 14 // 11 rows or so left per task
-		e, err := taskstest.RandomEightfold(n, split, 2000, 7)
+		r, err := taskstest.RandomEightfold(n, split, 2000, 7)
 		if err != nil {
 			t.Fatal(err)
 		}
+		// As produce sends them: the stacks hold efFrames(n, split).
+		e := r.SplitLevels(efLevels(n, split), &tasks.Eightfold{})
 		want := host.Eightfold(e)
 		for _, v := range Variants(nq.Eightfold) {
 			tune := testTuning(t, nq.Eightfold, v, n, split, 64)
