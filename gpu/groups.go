@@ -73,7 +73,7 @@ func produce(ctx context.Context, n int, algo nq.Algo, depth, batch, words, capT
 		// every thread's stack is a frame shorter (efFrames).
 		var short tasks.Eightfold
 		err = tasks.EnumerateEightfoldContext(ctx, n, depth, batch, func(b *tasks.Eightfold) error {
-			short.Cols, short.Left, short.Right, short.Down, short.Meta = short.Cols[:0], short.Left[:0], short.Right[:0], short.Down[:0], short.Meta[:0]
+			short.Reset()
 			e := b.SplitLevels(efLevels(n, depth), &short)
 			return add(e.Len(), func(g *group) {
 				g.left64 = append(g.left64, e.Left...)

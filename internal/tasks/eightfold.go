@@ -529,19 +529,16 @@ func (o *Eightfold) splitTask(cols []uint8, l, r uint64, d, meta uint32, levels 
 	}
 	// The rows to the next level, and the skips left below it (level j
 	// of the parent is level j-1 of the child; the first stays first).
-	a, b := meta>>8&0xff, meta>>16&0xff
 	s := uint(1)
-	var skips []uint32
-	for _, k := range []uint32{a, b} {
+	skips, kept := [2]uint32{noSkip, noSkip}, 0
+	for _, k := range [2]uint32{meta >> 8 & 0xff, meta >> 16 & 0xff} {
 		switch {
 		case k == 0:
 			s++
 		case k != noSkip:
-			skips = append(skips, k-1)
+			skips[kept] = k - 1
+			kept++
 		}
-	}
-	for len(skips) < 2 {
-		skips = append(skips, noSkip)
 	}
 	child := uint32(j-1) | skips[0]<<8 | skips[1]<<16 | meta&0xff000000
 	var buf [32]uint8
@@ -558,7 +555,9 @@ func (o *Eightfold) splitTask(cols []uint8, l, r uint64, d, meta uint32, levels 
 	}
 }
 
-func (e *Eightfold) reset() {
+// Reset empties the batch, keeping its arrays' memory (and N and Split)
+// for the next tasks appended to it.
+func (e *Eightfold) Reset() {
 	e.Cols, e.Left, e.Right, e.Down, e.Meta = e.Cols[:0], e.Left[:0], e.Right[:0], e.Down[:0], e.Meta[:0]
 }
 
@@ -677,7 +676,7 @@ func (e *efEnum) prefix(i int, l, r uint64, d uint32) error {
 			if err := e.emit(o); err != nil {
 				return err
 			}
-			o.reset()
+			o.Reset()
 		}
 		return nil
 	}

@@ -298,9 +298,9 @@ func hasOp(code []ptxInst, op string) bool {
 // chainTime issues code in order, reps times over, one warp alone on m:
 // an instruction issues a cycle after the one before it at the earliest,
 // and once the registers it reads and writes are ready. It returns the
-// cycles of one repetition in the steady state (the last repetition's)
-// and the time the first ends.
-func chainTime(code []ptxInst, m *Machine, reps int) (steady, first float64) {
+// cycles of one repetition in the steady state (the last repetition's;
+// with reps 1, the time the code ends).
+func chainTime(code []ptxInst, m *Machine, reps int) float64 {
 	ready := map[string]float64{}
 	t := 0.0
 	var ends []float64
@@ -325,9 +325,9 @@ func chainTime(code []ptxInst, m *Machine, reps int) (steady, first float64) {
 		ends = append(ends, end)
 	}
 	if reps == 1 {
-		return ends[0], ends[0]
+		return ends[0]
 	}
-	return ends[reps-1] - ends[reps-2], ends[0]
+	return ends[reps-1] - ends[reps-2]
 }
 
 // codeCost is what one run of a piece of code costs a scheduler.
@@ -341,11 +341,7 @@ func costOf(code []ptxInst, m *Machine, reps int) codeCost {
 		c.Insts++
 		c.Pipe += m.PipeCycles[in.Class]
 	}
-	if reps > 1 {
-		c.Chain, _ = chainTime(code, m, reps)
-	} else {
-		_, c.Chain = chainTime(code, m, 1)
-	}
+	c.Chain = chainTime(code, m, reps)
 	return c
 }
 
@@ -480,8 +476,8 @@ func mva(n int, s, z float64) float64 {
 }
 
 // predict spreads the warps over sms SMs (block by block: warps 4b..4b+3
-// of block b on SM b mod sms, warp i of an SM on scheduler i mod 4) and
-// returns the slowest scheduler's time.
+// of block b on SM b mod sms, each on its own scheduler) and returns the
+// slowest scheduler's time.
 func predict(ws []warpWork, sms, warpsPerSM int, it, pass, drain codeCost, m *Machine) Prediction {
 	type sched struct {
 		issue, pipe, lat, latSum float64
@@ -490,10 +486,7 @@ func predict(ws []warpWork, sms, warpsPerSM int, it, pass, drain codeCost, m *Ma
 	s := make([]sched, sms*m.Schedulers)
 	p := Prediction{Warps: warpsPerSM}
 	for i, w := range ws {
-		block := i / 4
-		sm := block % sms
-		slot := (block/sms)*4 + i%4
-		k := sm*m.Schedulers + slot%m.Schedulers
+		k := (i/4)%sms*m.Schedulers + i%m.Schedulers
 		s[k].issue += w.Iters*it.Insts + w.Passes*pass.Insts + w.Drain*drain.Insts
 		s[k].pipe += w.Iters*it.Pipe + w.Passes*pass.Pipe + w.Drain*drain.Pipe
 		lat := w.Iters*it.Chain + w.Passes*pass.Chain + w.Drain*drain.Chain
@@ -520,16 +513,6 @@ func predict(ws []warpWork, sms, warpsPerSM int, it, pass, drain codeCost, m *Ma
 	return p
 }
 
-// residentWarpsQV100 is the warps per SM of nq_eightfold on the simulated
-// QV100 (96 KiB of shared memory, 64 warps, 32 blocks, 64K registers) with
-// blocks of 128 threads and frames 16-byte frames per thread.
-func residentWarpsQV100(frames, regs int) int {
-	blocks := min(98304/(frames*16*128), 32, 16)
-	perWarp := (regs*32 + 255) / 256 * 256
-	blocks = min(blocks, 65536/(perWarp*4))
-	return 4 * blocks
-}
-
 func latencyCmd(args []string) error {
 	fs := flag.NewFlagSet("latency", flag.ExitOnError)
 	ptxPath := fs.String("ptx", "kernels/ptx/eightfold.ptx", "nq_eightfold's PTX")
@@ -538,7 +521,7 @@ func latencyCmd(args []string) error {
 	regs := fs.Int("regs", 39, "registers per thread (ptxas, for the resident warps)")
 	warpsFlag := fs.Int("warps", 0, "resident warps per SM instead of the occupancy arithmetic's (what-if)")
 	shallow := fs.Bool("shallow", true, "split the tasks of n-3-split levels as the gpu package does (tasks.Eightfold.SplitLevels: one frame fewer); false: the task list as enumerated")
-	simFlag := fs.String("sim", "11=26007,12=68774,13=200125", "simulated cycles to compare with, N=cycles,...")
+	simFlag := fs.String("sim", "11=25926,12=67648,13=179722,14=807446", "simulated cycles to compare with, N=cycles,... (default: the runs of 69e29d9, docs/performance.md)")
 	h100 := fs.String("h100", "", "also predict an H100 SXM at these N (e.g. 20-22), from nodes in docs/model/sim.tsv")
 	tsvPath := fs.String("tsv", "docs/model/kernels.tsv", "kernel-report TSV (SASS counts for the H100)")
 	simTSV := fs.String("simtsv", "docs/model/sim.tsv", "warpsim sim results (nodes per N)")
@@ -590,7 +573,7 @@ func latencyCmd(args []string) error {
 		if err != nil {
 			return err
 		}
-		wpsm := residentWarpsQV100(max(frames, 1), *regs)
+		wpsm := QV100Limits.residentWarps(*regs, 128, max(frames, 1)*16*128)
 		if *warpsFlag > 0 {
 			wpsm = *warpsFlag
 		}

@@ -62,7 +62,7 @@ func TestChainTime(t *testing.T) {
 		{Op: "add.u32", Class: opINT, Dst: []string{"a"}, Src: []string{"a"}},
 	}
 	// Steady state: each op waits for the one before it.
-	if got, _ := chainTime(dep, m, 4); got != m.Latency[opALU]+m.Latency[opINT] {
+	if got := chainTime(dep, m, 4); got != m.Latency[opALU]+m.Latency[opINT] {
 		t.Errorf("dependent pair: %g cycles, want %g", got, m.Latency[opALU]+m.Latency[opINT])
 	}
 	indep := []ptxInst{
@@ -74,7 +74,7 @@ func TestChainTime(t *testing.T) {
 		{Op: "xor.b32", Class: opALU, Dst: []string{"f"}, Src: []string{"f"}},
 	}
 	// Six independent chains of 6-cycle ops: one issue a cycle.
-	if got, _ := chainTime(indep, m, 4); got != 6 {
+	if got := chainTime(indep, m, 4); got != 6 {
 		t.Errorf("six independent ops: %g cycles a round, want 6", got)
 	}
 }

@@ -122,21 +122,41 @@ func EightfoldSplit(n int) int {
 	return tasks.SplitFor(n, nq.MinTasks([]int{SMs}))
 }
 
+// smLimits are what bounds the blocks an SM keeps resident.
+type smLimits struct {
+	Regs, Warps, Blocks int
+	Smem, SmemPerBlock  int // shared memory per SM, and what the system reserves per block
+}
+
+// H100Limits are the model's GPU's (the constants above).
+var H100Limits = smLimits{Regs: RegsPerSM, Warps: WarpsPerSM, Blocks: BlocksPerSM, Smem: SmemPerSM, SmemPerBlock: SmemPerBlock}
+
+// QV100Limits are GPGPU-Sim's QV100 configuration's: 96 KiB of shared
+// memory per SM and no reserve per block.
+var QV100Limits = smLimits{Regs: 65536, Warps: 64, Blocks: 32, Smem: 98304}
+
+// residentWarps returns the warps per SM that a kernel of regs registers
+// per thread, threads per block and smem bytes of shared memory per block
+// keeps resident within l.
+func (l smLimits) residentWarps(regs, threads, smem int) int {
+	wpb := (threads + 31) / 32
+	perWarp := (regs*32 + 255) / 256 * 256
+	blocks := l.Blocks
+	if perWarp > 0 {
+		blocks = min(blocks, l.Regs/(perWarp*wpb))
+	}
+	blocks = min(blocks, l.Warps/wpb)
+	if smem > 0 {
+		blocks = min(blocks, l.Smem/(smem+l.SmemPerBlock))
+	}
+	return blocks * wpb
+}
+
 // ResidentWarps returns the warps per SM that a kernel of regs registers
 // per thread, threads per block and smem bytes of shared memory per block
 // keeps resident on the model's GPU.
 func ResidentWarps(regs, threads, smem int) int {
-	wpb := (threads + 31) / 32
-	perWarp := (regs*32 + 255) / 256 * 256
-	blocks := BlocksPerSM
-	if perWarp > 0 {
-		blocks = min(blocks, RegsPerSM/(perWarp*wpb))
-	}
-	blocks = min(blocks, WarpsPerSM/wpb)
-	if smem > 0 {
-		blocks = min(blocks, SmemPerSM/(smem+SmemPerBlock))
-	}
-	return blocks * wpb
+	return H100Limits.residentWarps(regs, threads, smem)
 }
 
 func main() {
