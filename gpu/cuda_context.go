@@ -29,6 +29,7 @@ type Context struct {
 	ordinal int
 	ctx     cu.Context
 	modules []loadedModule
+	entries map[string]int         // kernel name -> index in modules, from each PTX's .entry lines
 	funcs   map[string]cu.Function // Function's cache; used on the thread only
 
 	calls chan func()
@@ -101,7 +102,11 @@ func (c *Context) serve(ready chan<- error) {
 	}
 }
 
-// loadModules loads the embedded PTX modules in name order.
+// loadModules loads the embedded PTX modules in name order, and notes
+// which module declares each kernel (its .entry lines), so that Function
+// asks the driver only for a kernel the module has: a lookup that fails
+// (CUDA_ERROR_NOT_FOUND) is an API error to compute-sanitizer, which
+// made its memcheck fail every run on an H200.
 func (c *Context) loadModules() {
 	ptx := kernels.PTX()
 	names := make([]string, 0, len(ptx))
@@ -109,7 +114,15 @@ func (c *Context) loadModules() {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	c.entries = make(map[string]int)
 	for _, name := range names {
+		es, err := kernels.Entries(ptx[name])
+		if err != nil {
+			panic(&Error{Op: "read the kernels of module " + name, Code: cu.ERROR_INVALID_IMAGE, Detail: err.Error()})
+		}
+		for _, e := range es {
+			c.entries[e.Name] = len(c.modules)
+		}
 		c.modules = append(c.modules, loadedModule{name, loadModule(name, ptx[name])})
 	}
 }
@@ -160,12 +173,15 @@ func (c *Context) Function(name string) cu.Function {
 	if f, ok := c.funcs[name]; ok {
 		return f
 	}
-	for _, m := range c.modules {
-		if f, ok := moduleFunction(m.mod, name); ok {
-			notNull("cuModuleGetFunction "+name, f)
-			c.funcs[name] = f
-			return f
+	if i, ok := c.entries[name]; ok {
+		m := c.modules[i]
+		f, ok := moduleFunction(m.mod, name)
+		if !ok {
+			panic(&Error{Op: fmt.Sprintf("find kernel %q in module %s, whose PTX declares it", name, m.name), Code: cu.ERROR_NOT_FOUND})
 		}
+		notNull("cuModuleGetFunction "+name, f)
+		c.funcs[name] = f
+		return f
 	}
 	names := make([]string, len(c.modules))
 	for i, m := range c.modules {

@@ -167,3 +167,32 @@ func TestFakeDriverSignalDuringLongLaunch(t *testing.T) {
 		t.Logf("%v: exit %d after %v", sig, cmd.ProcessState.ExitCode(), took.Round(time.Millisecond))
 	}
 }
+
+// Every kernel is looked up only in the module whose PTX declares it: a
+// lookup that the driver answers CUDA_ERROR_NOT_FOUND is an API error to
+// compute-sanitizer, whose memcheck failed every run for it on an H200
+// (two such lookups per count). The stand-in driver answers as the real
+// one and names each such lookup on stderr.
+func TestFakeDriverKernelLookups(t *testing.T) {
+	for _, args := range [][]string{
+		nil,
+		{"-gpu-variant", "static"},
+		{"-algo", "symmetry", "-gpu-variant", "static"},
+		{"-algo", "symmetry", "-gpu-dynamic"},
+		{"-algo", "symmetry", "-gpu-smem"},
+		{"-algo", "carrychain"},
+		{"-gpu-nodes"},
+		{"-algo", "symmetry", "-gpu-smem", "-gpu-nodes"},
+		{"-algo", "carrychain", "-gpu-nodes"},
+	} {
+		r := onFake(t, nil, append([]string{"-n", "12", "-device", "0", "-require-gpu", "-json"}, args...)...)
+		// The stand-in runs no kernel, so a count ends at its first check
+		// of a launch's results; the lookups come before it.
+		if strings.Contains(r.stderr, "cuModuleGetFunction") || strings.Contains(r.stderr, "find kernel") {
+			t.Errorf("%v: a kernel lookup failed: stderr %q", args, r.stderr)
+		}
+		if !strings.Contains(r.stdout, `"backend":"gpu"`) && !strings.Contains(r.stderr, "N=12: ") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want a count on the stand-in GPU or its refusal of a launch", args, r.code, r.stdout, r.stderr)
+		}
+	}
+}

@@ -206,30 +206,54 @@ CUresult cuCtxSetCurrent(CUcontext c) {
 	return CUDA_SUCCESS;
 }
 
-// A module is a copy of its name; a function, a copy of its name too.
-static int fk_module;
-
+// A module is a copy of its PTX text; a function, a copy of its name.
+// As the real driver, cuModuleGetFunction answers CUDA_ERROR_NOT_FOUND
+// for a kernel that the module's PTX does not declare (.entry NAME(), and
+// says so on stderr ("fakecuda: cuModuleGetFunction NAME: not found"), so
+// that a test sees every lookup that compute-sanitizer would report as
+// an API error.
 CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int n, CUjit_option *o, void **v) {
-	(void)image;
 	(void)n;
 	(void)o;
 	(void)v;
 	FK_FAIL("cuModuleLoadDataEx");
-	*m = fk_is("null") ? NULL : (CUmodule)&fk_module;
+	*m = fk_is("null") ? NULL : (CUmodule)strdup(image != NULL ? (const char *)image : "");
 	return CUDA_SUCCESS;
 }
 
 CUresult cuModuleLoadData(CUmodule *m, const void *image) { return cuModuleLoadDataEx(m, image, 0, NULL, NULL); }
 
 CUresult cuModuleUnload(CUmodule m) {
-	(void)m;
+	free(m);
 	return CUDA_SUCCESS;
 }
 
+// fk_declares reports whether the PTX text ptx has the entry name.
+static int fk_declares(const char *ptx, const char *name) {
+	size_t n = strlen(name);
+	for (const char *p = strstr(ptx, ".entry "); p != NULL; p = strstr(p + 1, ".entry ")) {
+		const char *q = p + strlen(".entry ");
+		while (*q == ' ' || *q == '\t') {
+			q++;
+		}
+		if (strncmp(q, name, n) == 0 && (q[n] == '(' || q[n] == ' ' || q[n] == '\t' || q[n] == '\n')) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
 CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
-	(void)m;
 	FK_FAIL("cuModuleGetFunction");
-	*f = fk_is("null") ? NULL : (CUfunction)strdup(name);
+	if (fk_is("null")) {
+		*f = NULL;
+		return CUDA_SUCCESS;
+	}
+	if (m == NULL || !fk_declares((const char *)m, name)) {
+		fprintf(stderr, "fakecuda: cuModuleGetFunction %s: not found\n", name);
+		return CUDA_ERROR_NOT_FOUND;
+	}
+	*f = (CUfunction)strdup(name);
 	return CUDA_SUCCESS;
 }
 
