@@ -34,7 +34,7 @@ func (b *Backend) Name() string { return "gpu" + strconv.Itoa(b.info.Ordinal) }
 func (b *Backend) Count(ctx context.Context, spec nq.Spec, sel func(int) bool, done func([]int, nq.Partial)) error {
 	opt := Options{Depth: spec.Depth, Batch: spec.Batch, Select: sel, Done: done,
 		Threads: b.tune.Threads, LaunchTime: b.tune.LaunchTime, MaxTasks: b.tune.MaxTasks, Variant: b.tune.Variant, Dynamic: b.tune.Dynamic,
-		SharedStack: b.tune.SharedStack}
+		SharedStack: b.tune.SharedStack, Trace: b.tune.Trace}
 	var nodes uint64
 	if b.tune.Nodes {
 		opt.Nodes = &nodes

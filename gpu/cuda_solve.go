@@ -65,7 +65,7 @@ func (b *Backend) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Opt
 	// The launch time aims long enough to hide launch and copy costs and
 	// short enough that a cancelled run stops promptly and no launch comes
 	// near a display watchdog.
-	tune := launchTuning{kernel: kernel, target: opt.LaunchTime, nodes: opt.Nodes != nil}
+	tune := launchTuning{kernel: kernel, target: opt.LaunchTime, nodes: opt.Nodes != nil, trace: opt.Trace, start: time.Now()}
 	if tune.target == 0 {
 		tune.target = DefaultLaunchTime
 	}
@@ -151,6 +151,8 @@ type launchTuning struct {
 	sharedBytes int         // dynamic shared memory per block (kernel.sharedBytes)
 	shared      sharedShape // the kernel's static shared memory and the GPU's limit
 	nodes       bool        // the kernel's _nodes twin
+	trace       func(LaunchTrace)
+	start       time.Time // the solve's start, for trace
 }
 
 // kernelName is the PTX entry that tune runs.
@@ -170,6 +172,8 @@ type slot struct {
 	devOut  cu.DevicePtr   // the counters and next (outBytes)
 	bytes   int64
 	busy    *group // launched, not yet read back
+	queued  time.Time
+	index   int // the launch's number in the solve
 }
 
 // pollMax is the longest a wait for a launch sleeps between two looks at
@@ -252,13 +256,17 @@ func (b *Backend) consume(ctx context.Context, n, depth, perTask, capTasks int, 
 		}
 		// Size the next launches from this one (launchPlanner).
 		now := time.Now()
+		if tune.trace != nil {
+			tune.trace(LaunchTrace{Device: b.info.Ordinal, N: n, Launch: s.index, Tasks: s.busy.count, Batches: len(s.busy.batches),
+				Packed: s.busy.packed.Sub(tune.start), Queued: s.queued.Sub(tune.start), Done: now.Sub(tune.start)})
+		}
 		plan.observe(s.busy.count, now.Sub(lastEnd))
 		lastEnd = now
 		target.Store(int64(plan.next()))
 		s.busy = nil
 		return nil
 	}
-	next := 0
+	next, launches := 0, 0
 	for g := range groups {
 		if ctx.Err() != nil {
 			break
@@ -269,6 +277,8 @@ func (b *Backend) consume(ctx context.Context, n, depth, perTask, capTasks int, 
 			return sum, nodes, err
 		}
 		s.launch(kernel, tune, resident, n, depth, perTask, g)
+		s.queued, s.index = time.Now(), launches
+		launches++
 	}
 	for _, s := range []*slot{&slots[next], &slots[next^1]} {
 		if err := finish(s); err != nil {

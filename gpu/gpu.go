@@ -167,6 +167,26 @@ type Tuning struct {
 	// search nodes (NAME_nodes, built with NQ_NODES=1; slower, for
 	// measurement); Backend.TakeNodes returns their sum.
 	Nodes bool
+	// Trace, if not nil, receives every launch once it has ended (see
+	// LaunchTrace), from the goroutine that drives the GPU: with several
+	// GPUs it is called concurrently.
+	Trace func(LaunchTrace)
+}
+
+// LaunchTrace is the timeline of one launch of a GPU solve: when the host
+// had its tasks packed, when it queued them and the kernel, and when it
+// saw the launch end. The times are since the solve began, so that a GPU
+// idle while the host enumerates shows as a launch queued late, and a
+// tail as a launch that ends long after the one before it.
+type LaunchTrace struct {
+	Device  int // the GPU's ordinal
+	N       int
+	Launch  int // 0, 1, ... in the solve
+	Tasks   int
+	Batches int
+	Packed  time.Duration // the producer had the group ready
+	Queued  time.Duration // the host queued its copies and kernel
+	Done    time.Duration // the host saw it end (and read its sums)
 }
 
 // Options tunes one SolvePartial call: the batches of the spec (Depth and
@@ -192,6 +212,8 @@ type Options struct {
 	Variant     Variant
 	Dynamic     bool
 	SharedStack bool
+	// Trace is that of Tuning.
+	Trace func(LaunchTrace)
 	// Nodes, if not nil, makes the run use the kernels' twins that also
 	// count their search nodes (NAME_nodes, built with NQ_NODES=1; slower,
 	// for measurement) and receives their sum. A node is a queen placed by

@@ -3,6 +3,7 @@ package gpu
 import (
 	"context"
 	"sync/atomic"
+	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
@@ -15,8 +16,9 @@ import (
 type group struct {
 	batches []int
 	count   int
-	rows    []uint32 // words per task: depth (boards) or n (frames)
-	left    []uint32 // boards only
+	packed  time.Time // when the producer handed it over (for Tuning.Trace)
+	rows    []uint32  // words per task: depth (boards) or n (frames)
+	left    []uint32  // boards only
 	down    []uint32
 	right   []uint32
 	weight  []uint8 // frames only
@@ -35,6 +37,7 @@ func produce(ctx context.Context, n int, algo nq.Algo, depth, batch, words, capT
 		if g == nil || g.count == 0 {
 			return nil
 		}
+		g.packed = time.Now()
 		select {
 		case out <- g:
 			g = nil

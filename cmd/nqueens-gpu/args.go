@@ -53,6 +53,7 @@ type config struct {
 	depth      int        // rows of the partial boards, 0 = chosen from N and the GPUs (nq.Spec)
 	tune       gpu.Tuning // the GPU kernels' variant and launch shape
 	requireGPU bool       // exit 1 rather than fall back to the CPU
+	gpuTrace   bool       // a line per GPU launch on stderr (traceLaunches)
 }
 
 // parseArgs parses and checks the command line of a count (without the
@@ -88,6 +89,7 @@ func countFlagSet(cfg *config, common *countFlags, shard *string) *flag.FlagSet 
 	fs.DurationVar(&cfg.progressInterval, "progress-interval", defaultProgressInterval, "time between status lines without a terminal")
 	fs.BoolVar(&cfg.quiet, "quiet", false, "no progress bar or status lines")
 	fs.StringVar(shard, "shard", "", "count only shard i of m, as i/m")
+	fs.BoolVar(&cfg.gpuTrace, "gpu-trace", false, "a line per GPU launch on stderr")
 	return fs
 }
 

@@ -73,6 +73,7 @@ func TestParseArgsGood(t *testing.T) {
 		{[]string{"-n", "8", "-gpu-dynamic"}, with(func(c *config) { c.tune.Dynamic = true })},
 		{[]string{"-n", "8", "-gpu-smem"}, with(func(c *config) { c.tune.SharedStack = true })},
 		{[]string{"-n", "8", "-gpu-nodes"}, with(func(c *config) { c.tune.Nodes = true })},
+		{[]string{"-n", "8", "-gpu-trace"}, with(func(c *config) { c.gpuTrace = true })},
 		{[]string{"-n", "8", "-gpu-variant", "static"}, with(func(c *config) { c.tune.Variant = gpu.Static })},
 		{[]string{"-n", "8", "-gpu-variant=smem"}, with(func(c *config) { c.tune.Variant = gpu.SharedStacks })},
 		{[]string{"-n", "8", "--"}, def},

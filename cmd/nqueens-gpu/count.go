@@ -6,9 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"sync"
 	"syscall"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/gpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/boards"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/estimate"
@@ -42,7 +44,11 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hoo
 		}
 	}
 	h = h.withDefaults()
-	devs, err := device.Open(cfg.devices, device.Options{Workers: cfg.workers, Algo: cfg.algo, RequireGPU: cfg.requireGPU}, h.drivers(cfg.tune))
+	tune := cfg.tune
+	if cfg.gpuTrace {
+		tune.Trace = traceLaunches(stderr)
+	}
+	devs, err := device.Open(cfg.devices, device.Options{Workers: cfg.workers, Algo: cfg.algo, RequireGPU: cfg.requireGPU}, h.drivers(tune))
 	if err != nil {
 		return openFailed(stderr, err, printUsageError)
 	}
@@ -312,4 +318,19 @@ func cpuEstimate(lo, hi int, devs *device.Devices) string {
 		return ""
 	}
 	return fmt.Sprintf("expect about %s for N=%s", estimate.Text(sec), report.RangeText(lo, hi))
+}
+
+// traceLaunches returns a gpu.Tuning.Trace that writes each launch to w as
+// one tab-separated line: "gpu-trace", N, the GPU's ordinal, the launch's
+// number, its tasks and batches, and the seconds since the solve began at
+// which its tasks were packed, it was queued and it ended. Lines of
+// several GPUs do not interleave.
+func traceLaunches(w io.Writer) func(gpu.LaunchTrace) {
+	var mu sync.Mutex
+	return func(l gpu.LaunchTrace) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(w, "gpu-trace\t%d\t%d\t%d\t%d\t%d\t%.6f\t%.6f\t%.6f\n", l.N, l.Device, l.Launch, l.Tasks, l.Batches,
+			l.Packed.Seconds(), l.Queued.Seconds(), l.Done.Seconds())
+	}
 }

@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -194,5 +195,38 @@ func TestFakeDriverKernelLookups(t *testing.T) {
 		if !strings.Contains(r.stdout, `"backend":"gpu"`) && !strings.Contains(r.stderr, "N=12: ") {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want a count on the stand-in GPU or its refusal of a launch", args, r.code, r.stdout, r.stderr)
 		}
+	}
+}
+
+// -gpu-trace prints one line per launch, numbered in order, with the
+// launch's tasks (at most -gpu-max-tasks, whole batches) and times that
+// go packed <= queued <= done; without the flag there is none.
+func TestFakeDriverTrace(t *testing.T) {
+	args := []string{"-n", "12", "-device", "0", "-require-gpu", "-json", "-quiet",
+		"-algo", "symmetry", "-gpu-variant", "static", "-gpu-max-tasks", "1000"}
+	r := onFake(t, nil, append(args, "-gpu-trace")...)
+	if r.code != 0 {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	launches, lastDone := 0, 0.0
+	for _, line := range strings.Split(strings.TrimSpace(r.stderr), "\n") {
+		var n, dev, launch, tasks, batches int
+		var packed, queued, done float64
+		if _, err := fmt.Sscanf(line, "gpu-trace\t%d\t%d\t%d\t%d\t%d\t%f\t%f\t%f", &n, &dev, &launch, &tasks, &batches, &packed, &queued, &done); err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
+		if n != 12 || dev != 0 || launch != launches || tasks < 1 || tasks > 1000 || batches < 1 {
+			t.Errorf("line %q: want N=12, GPU 0, launch %d, 1 to 1000 tasks", line, launches)
+		}
+		if !(0 <= packed && packed <= queued && queued <= done && done >= lastDone) {
+			t.Errorf("line %q: want packed <= queued <= done, and done from %f on", line, lastDone)
+		}
+		launches, lastDone = launches+1, done
+	}
+	if launches < 2 {
+		t.Errorf("%d launches traced; want several with -gpu-max-tasks 1000: stderr %q", launches, r.stderr)
+	}
+	if r := onFake(t, nil, args...); r.code != 0 || strings.Contains(r.stderr, "gpu-trace") {
+		t.Errorf("without -gpu-trace: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
