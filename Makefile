@@ -20,6 +20,7 @@
 #                   another nvcc than BUILD.txt records, only proves that the
 #                   kernels compile and says that the comparison was skipped)
 #   make bundle     bundle/: what a GPU host without Go needs to run the GPU checks
+#                   and gpu-session.sh (with $(SHARED)/peers when present)
 #   make bench-cpu  time the CPU path next to ../shared/bench/refcount.c (N=16,17)
 #   make bench-json record a CPU bench JSON file into docs/bench/ (nqueens-gpu bench)
 #   make bench-doc  regenerate docs/benchmarks.md and docs/bench/time.svg from docs/bench/*.json
@@ -55,6 +56,8 @@
 GO       ?= go
 NVCC     ?= nvcc
 READELF  ?= readelf
+# The shared folder beside the checkout (peer counters, refcount.c).
+SHARED   ?= ../shared
 GOFLAGS_BUILD ?= -trimpath
 # CUDA: empty (build the CUDA variant where possible), 1 or 0.
 CUDA     ?=
@@ -198,14 +201,20 @@ bundle: gpu
 		echo "$(GO) test -c -tags cuda -o bundle/$${p##*/}.test $$p"; \
 		$(GO) test -c -tags cuda -o "bundle/$${p##*/}.test" "$$p" || exit 1; \
 	done
-	cp scripts/run-gpu-checks.sh bundle/
+	cp scripts/run-gpu-checks.sh scripts/gpu-session.sh bundle/
 	cp kernels/ptx/BUILD.txt bundle/ptx-build.txt
+	@# The peer counters and their timing script, for gpu-session.sh: the
+	@# device tool sends the checkout, not ../shared beside it.
+	@if [ -x $(SHARED)/bench/peer-gpu.sh ] && [ -d $(SHARED)/peers ]; then \
+		mkdir -p bundle/shared && cp -r $(SHARED)/bench $(SHARED)/peers bundle/shared/ && chmod -R u+w bundle/shared && \
+		echo "bundle/shared: $(SHARED)/bench and $(SHARED)/peers"; \
+	else echo "bundle: no $(SHARED)/bench/peer-gpu.sh; gpu-session.sh will skip the peers"; fi
 	@ls -l bundle
 
 # The CPU path next to the classic C counter, in one run: alternating runs,
 # medians, peak memory, the ratio ours/refcount, and a check that both
 # programs print the same counts.
-REFCOUNT_SRC ?= ../shared/bench/refcount.c
+REFCOUNT_SRC ?= $(SHARED)/bench/refcount.c
 BENCH_N      ?= 16,17
 BENCH_RUNS   ?= 3
 #

@@ -73,11 +73,17 @@
 #              (-json; timing.tsv: variant, N, seconds, process_s);
 #              totals must be the published ones. A variant stops after its
 #              first run over TIME_STOP_S seconds.
-#   profile    (not in the default list) ncu of the third launch of each
-#              symmetry variant at N=PROFILEN (default 19): profile-V.txt
-#              with speed of light, occupancy, warp state and scheduler
-#              statistics and the executed instructions; skipped, and not
-#              failed, without ncu or where ncu is refused.
+#   profile    (not in the default list) ncu of one launch (the one after
+#              PROFILE_SKIP, default 2) of each kernel of PROFILE_VARIANTS
+#              (default: the eightfold and symmetry ones) at N=PROFILEN
+#              (default 19): profile-V.txt with speed of light,
+#              occupancy, warp state, scheduler, instruction, pipe and
+#              shared-memory statistics, the source counters (where lanes
+#              diverge) and the executed instructions; skipped, and not
+#              failed, without ncu or where ncu is refused. The launch size
+#              ramps up over the first launches: PROFILEN=21 PROFILE_SKIP=12
+#              profiles a steady one (the H200's third launch at N=20 ran
+#              35 ms with its SMs idle a third of it).
 #   tune       (a record; every run must still give the published total)
 #              the eightfold kernels at N=TUNEN for splits 3 and 4 and blocks
 #              of 64, 128, 256 threads; the static kernel at N=TUNEN for
@@ -113,7 +119,8 @@
 # NODES_VARIANTS (default static), NODES_STOP_S (default 200), TIMEN
 # (largest N of nodes and timing, default 22), TIME_FROM (their first N,
 # default 18), TIME_STOP_S (default 300), TUNEN (default 20), MAX_SHARED
-# (default 49152), VARIANTS, DEVICE (GPU ordinal, default 0),
+# (default 49152), PROFILEN, PROFILE_SKIP, PROFILE_VARIANTS (profile,
+# above), VARIANTS, DEVICE (GPU ordinal, default 0),
 # TOTAL_TIMEOUT, STEP_TIMEOUT, BUDGET_RESERVE (seconds, above), DRY_RUN=1
 # (print each command with its time limit, "plan NAME: ...", and run
 # nothing; the preflight is assumed to find a GPU), ASSUME_GPU=1 (for
@@ -933,9 +940,9 @@ if begin tune; then
 	done
 fi
 
-# Nsight Compute (ncu) of one representative launch of each eightfold and
-# symmetry variant at N=PROFILEN (default 19): the third launch of the
-# count, after the launch size has adapted. Each report (profile-V.txt in
+# Nsight Compute (ncu) of one launch of each kernel of PROFILE_VARIANTS at
+# N=PROFILEN (default 19): the launch after PROFILE_SKIP (default 2)
+# launches of the count. Each report (profile-V.txt in
 # the archive) holds speed of light, occupancy, warp state (stall
 # reasons), launch statistics and the executed integer and total
 # instructions, to divide by the nodes of the same launch
@@ -948,12 +955,14 @@ if begin profile; then
 	else
 		profilen=${PROFILEN:-19}
 		first=1
-		for v in eightfold eightfold-static static dynamic smem; do
+		for v in ${PROFILE_VARIANTS:-eightfold eightfold-static static dynamic smem}; do
 			vflags "$v"
 			name=profile-$v
-			run "$name" "$ncu" --launch-skip 2 --launch-count 1 --kernel-name regex:'nq_(symmetry_boards|eightfold)' \
+			run "$name" "$ncu" --clock-control none --launch-skip "${PROFILE_SKIP:-2}" --launch-count 1 \
+				--kernel-name regex:'nq_(symmetry_boards|eightfold)' \
 				--section SpeedOfLight --section Occupancy --section WarpStateStats --section LaunchStats \
-				--section SchedulerStats \
+				--section SchedulerStats --section InstructionStats --section ComputeWorkloadAnalysis \
+				--section MemoryWorkloadAnalysis_Tables --section SourceCounters --print-details all \
 				--metrics smsp__sass_thread_inst_executed_op_integer_pred_on.sum,smsp__inst_executed.sum,smsp__thread_inst_executed.sum,smsp__average_warp_latency_per_inst_issued.ratio \
 				./nqueens-gpu -n "$profilen" -device "$device" -quiet "${vf[@]}" || continue
 			cp "$logs/$name.out" "$logs/$name.txt" 2>/dev/null
