@@ -46,6 +46,9 @@ func produce(ctx context.Context, n int, algo nq.Algo, depth, batch, words, capT
 			return ctx.Err()
 		}
 	}
+	// full is the tasks the group in hand is packed to (its arrays' room,
+	// grow).
+	full := 0
 	// add appends one batch; full says when the group is big enough.
 	add := func(count int, fill func(g *group)) error {
 		i := index
@@ -63,6 +66,7 @@ func produce(ctx context.Context, n int, algo nq.Algo, depth, batch, words, capT
 		}
 		g.batches = append(g.batches, i)
 		g.count += count
+		full = int(min(target.Load(), int64(capTasks)))
 		fill(g)
 		if int64(g.count) >= target.Load() {
 			return flush()
@@ -79,27 +83,27 @@ func produce(ctx context.Context, n int, algo nq.Algo, depth, batch, words, capT
 			short.Reset()
 			e := b.SplitLevels(efLevels(n, depth), &short)
 			return add(e.Len(), func(g *group) {
-				g.left64 = append(g.left64, e.Left...)
-				g.right64 = append(g.right64, e.Right...)
-				g.down = append(g.down, e.Down...)
-				g.meta = append(g.meta, e.Meta...)
+				g.left64 = append(grow(g.left64, len(e.Left), full), e.Left...)
+				g.right64 = append(grow(g.right64, len(e.Right), full), e.Right...)
+				g.down = append(grow(g.down, len(e.Down), full), e.Down...)
+				g.meta = append(grow(g.meta, len(e.Meta), full), e.Meta...)
 			})
 		})
 	case nq.CarryChain:
 		err = tasks.EnumerateFrames(n, batch, func(f *tasks.Frames) error {
 			return add(f.Len(), func(g *group) {
-				g.rows = append(g.rows, f.Rows...)
-				g.weight = append(g.weight, f.Weight...)
-				g.sym180 = append(g.sym180, f.Sym180...)
+				g.rows = append(grow(g.rows, len(f.Rows), full*words), f.Rows...)
+				g.weight = append(grow(g.weight, len(f.Weight), full), f.Weight...)
+				g.sym180 = append(grow(g.sym180, len(f.Sym180), full), f.Sym180...)
 			})
 		})
 	default:
 		err = tasks.EnumerateBoards(n, tasks.Symmetry, depth, batch, func(b *tasks.Boards) error {
 			return add(b.Len(), func(g *group) {
-				g.rows = append(g.rows, b.Rows...)
-				g.left = append(g.left, b.Left...)
-				g.down = append(g.down, b.Down...)
-				g.right = append(g.right, b.Right...)
+				g.rows = append(grow(g.rows, len(b.Rows), full*words), b.Rows...)
+				g.left = append(grow(g.left, len(b.Left), full), b.Left...)
+				g.down = append(grow(g.down, len(b.Down), full), b.Down...)
+				g.right = append(grow(g.right, len(b.Right), full), b.Right...)
 			})
 		})
 	}
@@ -108,3 +112,30 @@ func produce(ctx context.Context, n int, algo nq.Algo, depth, batch, words, capT
 	}
 	return flush()
 }
+
+// grow returns s with room for k more elements: first room for
+// smallGroup elements, then, once that is full, for full (the tasks the
+// group is packed to, times the elements per task), and past that twice
+// the room it had; so packing a launch group of millions of tasks copies
+// its arrays about once, and a small count allocates little. Append's own growth, a quarter at a
+// time for large slices, made packing N=20's first group (11.2 million
+// eightfold tasks) take 0.75 s on the project's 2-core VM, against
+// 0.25 s with its arrays allocated at once.
+func grow[T any](s []T, k, full int) []T {
+	if len(s)+k <= cap(s) {
+		return s
+	}
+	c := full
+	if cap(s) < smallGroup {
+		c = min(c, smallGroup)
+	}
+	if c <= cap(s) { // past full (the group's last batch, or a target raised meanwhile)
+		c = 2 * cap(s)
+	}
+	t := make([]T, len(s), max(c, len(s)+k))
+	copy(t, s)
+	return t
+}
+
+// smallGroup is the first capacity of a launch group's arrays (grow).
+const smallGroup = 1 << 20

@@ -168,3 +168,66 @@ func TestProduceGroupSizes(t *testing.T) {
 		}
 	}
 }
+
+// grow keeps the elements, leaves room for the ones asked, and allocates
+// smallGroup first, then the group's full size (or what one append asks
+// beyond it), then doubles.
+func TestGrow(t *testing.T) {
+	for _, tc := range []struct {
+		full, step, steps int
+		wantCaps          []int // the distinct capacities, in order
+	}{
+		{full: 3 << 20, step: 1000, steps: 3000, wantCaps: []int{smallGroup, 3 << 20}},
+		{full: 1000, step: 100, steps: 10, wantCaps: []int{1000}},
+		{full: 1000, step: 100, steps: 25, wantCaps: []int{1000, 2000, 4000}}, // past full: doubling
+		{full: 3 << 20, step: 2 << 20, steps: 1, wantCaps: []int{2 << 20}},
+	} {
+		var s []uint32
+		var caps []int
+		for i := 0; i < tc.steps; i++ {
+			s = grow(s, tc.step, tc.full)
+			if cap(s)-len(s) < tc.step {
+				t.Fatalf("%+v: room for %d, want %d", tc, cap(s)-len(s), tc.step)
+			}
+			if len(caps) == 0 || caps[len(caps)-1] != cap(s) {
+				caps = append(caps, cap(s))
+			}
+			for j := 0; j < tc.step; j++ {
+				s = append(s, uint32(len(s)))
+			}
+		}
+		for i, v := range s {
+			if v != uint32(i) {
+				t.Fatalf("%+v: element %d is %d after growing", tc, i, v)
+			}
+		}
+		if fmt.Sprint(caps) != fmt.Sprint(tc.wantCaps) {
+			t.Errorf("%+v: capacities %v, want %v", tc, caps, tc.wantCaps)
+		}
+	}
+}
+
+// BenchmarkProduceEightfold packs the eightfold tasks of N=18 and 20
+// into launch groups as a GPU solve does (3.8 and 11.4 million tasks after
+// the split; one group of them all, and 11.2 million and the rest): the
+// host's share of a count, nearly all of it before the first launch.
+func BenchmarkProduceEightfold(b *testing.B) {
+	for _, n := range []int{18, 20} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			capTasks := slotBytes / (8 + 8 + 4 + 4)
+			for b.Loop() {
+				var target atomic.Int64
+				target.Store(int64(firstGroupTasks(132, capTasks)))
+				out := make(chan *group, 4)
+				go func() {
+					defer close(out)
+					if err := produce(context.Background(), n, nq.Eightfold, tasks.DefaultSplit(n), nq.DefaultBatch(n), 0, capTasks, &target, nil, out); err != nil {
+						b.Error(err)
+					}
+				}()
+				for range out {
+				}
+			}
+		})
+	}
+}
