@@ -150,11 +150,28 @@ func (h *eventHeap) pop() simEvent {
 	return top
 }
 
+// producer is the host's side of a replay: how fast it enumerates tasks,
+// and the ramp of the first launch groups. The zero value packs every
+// group at once (the replay's original assumption) and has no ramp.
+type producer struct {
+	rate float64         // tasks a second; 0: no time at all
+	ramp func(k int) int // the most tasks of group k (rampTasks), or nil
+}
+
 // replay runs total tasks, whose costs cost draws, through the launch loop
-// on g with the sizing rule s.
+// on g with the sizing rule s, and the producer of the zero value.
 func replay(g gpuSlice, total int, cost func() float64, s sizer) replayStats {
+	return replayProducing(g, total, cost, s, producer{})
+}
+
+// replayProducing is replay with the producer's pace: group k is packed
+// when launch k-3 is queued (0 to 2 at the start), after the group before
+// it, and takes its tasks ÷ rate seconds; its launch starts no block
+// before that.
+func replayProducing(g gpuSlice, total int, cost func() float64, s sizer, prod producer) replayStats {
 	type launch struct {
 		size, taken     int
+		ready           float64 // when the producer had packed it
 		blocks, started int
 		running         int // blocks started and not yet done
 		queued, ended   bool
@@ -164,11 +181,21 @@ func replay(g gpuSlice, total int, cost func() float64, s sizer) replayStats {
 	slots := g.sms * g.blocksPerSM
 	var launches []*launch
 	sizes := map[int]int{}
+	ready := map[int]float64{}
 	remaining := total
+	now := 0.0
+	packed := 0.0              // when the producer finishes the group it packs
 	sizeGroup := func(k int) { // the producer packs group k
 		n := min(s.next(), remaining)
+		if prod.ramp != nil {
+			n = min(n, prod.ramp(k))
+		}
 		remaining -= n
 		sizes[k] = n
+		if prod.rate > 0 {
+			packed = max(packed, now) + float64(n)/prod.rate
+		}
+		ready[k] = packed
 	}
 	// blockOf[thread slot] is the launch of the block in that SM place.
 	threadLaunch := make([]int32, slots*g.threads)
@@ -178,7 +205,6 @@ func replay(g gpuSlice, total int, cost func() float64, s sizer) replayStats {
 		freePlaces = append(freePlaces, i)
 	}
 	var h eventHeap
-	now := 0.0
 	nextStart := 0 // the first launch with blocks not yet started
 	// take gives thread th of launch k its next task, or reports none.
 	take := func(th int, k int) bool {
@@ -196,7 +222,7 @@ func replay(g gpuSlice, total int, cost func() float64, s sizer) replayStats {
 	startBlocks := func() {
 		for len(freePlaces) > 0 && nextStart < len(launches) {
 			l := launches[nextStart]
-			if !l.queued {
+			if !l.queued || l.ready > now {
 				return
 			}
 			if l.started == l.blocks {
@@ -233,7 +259,10 @@ func replay(g gpuSlice, total int, cost func() float64, s sizer) replayStats {
 		for len(launches) <= k {
 			launches = append(launches, nil)
 		}
-		launches[k] = &launch{size: n, blocks: min((n+g.threads-1)/g.threads, slots), queued: true}
+		launches[k] = &launch{size: n, ready: ready[k], blocks: min((n+g.threads-1)/g.threads, slots), queued: true}
+		if ready[k] > now {
+			h.push(simEvent{ready[k], -1}) // its blocks may start then
+		}
 		st.sizes = append(st.sizes, n)
 		// The producer packs group k+3 now.
 		if remaining > 0 {
@@ -267,6 +296,10 @@ func replay(g gpuSlice, total int, cost func() float64, s sizer) replayStats {
 	for len(h) > 0 {
 		e := h.pop()
 		now = e.t
+		if e.thread < 0 { // a group packed: its launch may start
+			startBlocks()
+			continue
+		}
 		th := int(e.thread)
 		place := th / g.threads
 		if !take(th, int(threadLaunch[th])) {
@@ -470,3 +503,77 @@ func TestLaunchPlanReplay(t *testing.T) {
 // accepts in a launch (the run's last launch, which holds what is left,
 // aside).
 const minReplayPerThread = 32
+
+// producerRate is the pace of produce for eightfold tasks measured on the
+// project's 2-core VM (BenchmarkProduceEightfold, N=20: 11.4 million
+// tasks in 0.35 s): tasks a second, on the whole GPU's scale.
+const producerRate = 32e6
+
+// firstGroups sizes the first three groups as the real producer packs
+// them, to firstGroupTasks, and the rest by the planner.
+type firstGroups struct {
+	plan   *launchPlanner
+	first  int
+	groups int
+}
+
+func (f *firstGroups) next() int {
+	f.groups++
+	if f.groups <= 3 {
+		return f.first
+	}
+	return f.plan.next()
+}
+
+func (f *firstGroups) observe(n int, d time.Duration) { f.plan.observe(n, d) }
+
+// TestLaunchReplayProducer replays the eightfold counts of N=18 to 23 with
+// the host's enumeration taking its time (producerRate): the first group
+// is firstGroupTasks, 11.2 million tasks on an H100 (all of N=18 to 20),
+// and the GPU waits for it. The replay must show that wait (every run at
+// least as long as packing its first group), and never a faster run than
+// with the tasks packed at once. It records what two ramps would give:
+// one small first launch (8 tasks per resident thread, then the planner),
+// and groups doubling from 8 tasks per thread.
+func TestLaunchReplayProducer(t *testing.T) {
+	var tab strings.Builder
+	fmt.Fprintf(&tab, "| N | tasks | replay s, packed at once | × packing at %.0f M tasks/s | × with one small first launch | × with doubling groups |\n|---|---|---|---|---|---|\n", producerRate/1e6)
+	for _, c := range readTaskCosts(t) {
+		if c.algo != nq.Eightfold || c.n < 18 || c.n > 23 {
+			continue
+		}
+		rc := h100Case(c)
+		sms := *replaySMs
+		scale := float64(sms) / 132
+		g := gpuSlice{sms, rc.gpu.blocksPerSM, rc.gpu.threads}
+		capTasks := int(float64(rc.capTasks) * scale)
+		total := min(int(math.Round(float64(c.tasks)*scale)), windowTasks*g.resident())
+		perThread := sms * nq.ResidentThreadsPerSM // the producer's guess of the resident threads
+		first := min(perThread*minTasksPerThread, capTasks)
+		run := func(p producer) float64 {
+			plan := newLaunchPlanner(g.resident(), capTasks, DefaultLaunchTime)
+			seed := uint64(c.n)<<8 | uint64(len(c.algo))
+			return replayProducing(g, total, costDrawer(c, rc.perTaskSeconds, seed), &firstGroups{plan: plan, first: first}, p).wall
+		}
+		rate := producerRate * scale
+		ideal := run(producer{})
+		packing := run(producer{rate: rate})
+		single := run(producer{rate: rate, ramp: func(k int) int {
+			if k == 0 {
+				return 8 * perThread
+			}
+			return math.MaxInt32
+		}})
+		doubling := run(producer{rate: rate, ramp: func(k int) int { return 8 * perThread << min(k, 20) }})
+		fmt.Fprintf(&tab, "| %d | %d | %.3g | %.3f | %.3f | %.3f |\n", c.n, c.tasks, ideal, packing/ideal, single/ideal, doubling/ideal)
+		if wait := float64(min(first, total)) / rate; packing < wait {
+			t.Errorf("N=%d: the replay with packing ends at %.3f s, before its first group is packed (%.3f s)", c.n, packing, wait)
+		}
+		for name, w := range map[string]float64{"packing": packing, "one small first launch": single, "doubling groups": doubling} {
+			if w < ideal*0.999 {
+				t.Errorf("N=%d: %s ends at %.4f s, before the replay with every group packed at once (%.4f s)", c.n, name, w, ideal)
+			}
+		}
+	}
+	t.Logf("modelled GPU: %d SMs of the H100's 132 (times are the slice's, which are the H100's)\n%s", *replaySMs, tab.String())
+}
