@@ -41,13 +41,16 @@ type Context struct {
 	abandoned atomic.Bool
 }
 
+// loadedModule is an embedded PTX module; mod is 0 until one of its
+// kernels is first needed (Function), when the driver JIT-compiles it.
 type loadedModule struct {
 	name string
+	ptx  string
 	mod  cu.Module
 }
 
-// newContext creates a context on GPU ordinal and loads every embedded
-// module into it (the driver JIT-compiles the PTX for the GPU).
+// newContext creates a context on GPU ordinal, lists the embedded modules
+// and runs the self-test, which loads the eightfold kernels' module.
 func newContext(ordinal int) (*Context, error) {
 	if err := initDriver(); err != nil {
 		return nil, err
@@ -80,7 +83,7 @@ func (c *Context) serve(ready chan<- error) {
 	})
 	if err == nil {
 		err = guard(fmt.Sprintf("GPU %d", c.ordinal), func() {
-			c.loadModules()
+			c.listModules()
 			c.selfTest()
 		})
 		if err != nil {
@@ -102,12 +105,15 @@ func (c *Context) serve(ready chan<- error) {
 	}
 }
 
-// loadModules loads the embedded PTX modules in name order, and notes
+// listModules lists the embedded PTX modules in name order, and notes
 // which module declares each kernel (its .entry lines), so that Function
-// asks the driver only for a kernel the module has: a lookup that fails
-// (CUDA_ERROR_NOT_FOUND) is an API error to compute-sanitizer, which
-// made its memcheck fail every run on an H200.
-func (c *Context) loadModules() {
+// loads only the module of a kernel asked for, and asks the driver only
+// for a kernel the module has. Loading a module is the driver's JIT of its
+// PTX: all six took 1.7 s on an H200 (in a process that found the
+// driver's cache empty), where a count needs one or two. A lookup that
+// fails (CUDA_ERROR_NOT_FOUND) is an API error to compute-sanitizer,
+// which made its memcheck fail every run on an H200.
+func (c *Context) listModules() {
 	ptx := kernels.PTX()
 	names := make([]string, 0, len(ptx))
 	for name := range ptx {
@@ -123,7 +129,7 @@ func (c *Context) loadModules() {
 		for _, e := range es {
 			c.entries[e.Name] = len(c.modules)
 		}
-		c.modules = append(c.modules, loadedModule{name, loadModule(name, ptx[name])})
+		c.modules = append(c.modules, loadedModule{name: name, ptx: ptx[name]})
 	}
 }
 
@@ -167,14 +173,18 @@ func (c *Context) Close() error {
 }
 
 // Function returns the kernel called name (an extern "C" __global__
-// function) from the loaded modules. It must be called inside Do; it
-// panics like the cu binding when the kernel does not exist.
+// function) from the module that declares it, which it loads the first
+// time. It must be called inside Do; it panics like the cu binding when
+// the kernel does not exist or its module does not load.
 func (c *Context) Function(name string) cu.Function {
 	if f, ok := c.funcs[name]; ok {
 		return f
 	}
 	if i, ok := c.entries[name]; ok {
-		m := c.modules[i]
+		m := &c.modules[i]
+		if m.mod == 0 {
+			m.mod = loadModule(m.name, m.ptx) // never 0: it panics instead
+		}
 		f, ok := moduleFunction(m.mod, name)
 		if !ok {
 			panic(&Error{Op: fmt.Sprintf("find kernel %q in module %s, whose PTX declares it", name, m.name), Code: cu.ERROR_NOT_FOUND})

@@ -5,6 +5,7 @@ package gpu
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -236,11 +237,34 @@ func TestGuard(t *testing.T) {
 	_ = guard("op", func() { panic("bug") })
 }
 
+// Open lists every embedded module and loads the self-test's (eightfold);
+// the others load when one of their kernels is first looked up.
 func TestOpenLoadsModules(t *testing.T) {
 	b := openOrSkip(t)
 	t.Logf("%+v; PTX: %s", b.Info(), strings.TrimSpace(kernels.Build()))
 	if got, want := len(b.ctx.modules), len(kernels.PTX()); got != want {
-		t.Errorf("%d modules loaded, want %d", got, want)
+		t.Errorf("%d modules listed, want %d", got, want)
+	}
+	loaded := func() (names []string) {
+		if err := b.ctx.Do("list the loaded modules", func() {
+			for _, m := range b.ctx.modules {
+				if m.mod != 0 {
+					names = append(names, m.name)
+				}
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return names
+	}
+	if got := fmt.Sprint(loaded()); got != "[eightfold]" {
+		t.Errorf("modules loaded after open: %s, want [eightfold]", got)
+	}
+	if err := b.ctx.Do("look up a symmetry kernel", func() { b.ctx.Function("nq_symmetry_boards") }); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(loaded()); got != "[boards eightfold]" {
+		t.Errorf("modules loaded after a symmetry kernel's lookup: %s, want [boards eightfold]", got)
 	}
 	err := b.ctx.Do("look up a missing kernel", func() { b.ctx.Function("no_such_kernel") })
 	var e *Error

@@ -73,7 +73,7 @@ func onFake(t *testing.T, env []string, args ...string) result {
 func TestFakeDriverFailingCalls(t *testing.T) {
 	for _, c := range []struct{ fail, want string }{
 		{"cuCtxCreate_v2", "cuCtxCreate: CUDA_ERROR_OUT_OF_MEMORY"},
-		{"cuModuleLoadDataEx", "load module boards: cuModuleLoadDataEx: CUDA_ERROR_OUT_OF_MEMORY"},
+		{"cuModuleLoadDataEx", "load module eightfold: cuModuleLoadDataEx: CUDA_ERROR_OUT_OF_MEMORY"},
 		{"cuModuleGetFunction:400", "cuModuleGetFunction nq_eightfold: CUDA_ERROR_INVALID_HANDLE"},
 		{"cuFuncGetAttribute:1", "cuFuncGetAttribute: CUDA_ERROR_INVALID_VALUE"},
 		{"cuOccupancyMaxActiveBlocksPerMultiprocessor:1", "cuOccupancyMaxActiveBlocksPerMultiprocessor: CUDA_ERROR_INVALID_VALUE"},
@@ -99,7 +99,7 @@ func TestFakeDriverFailingCalls(t *testing.T) {
 // CPU's exact count otherwise, with the line saying why.
 func TestFakeDriverStubs(t *testing.T) {
 	for _, c := range []struct{ mode, want string }{
-		{"null", "load module boards: cuModuleLoadDataEx returned success and a null handle"},
+		{"null", "load module eightfold: cuModuleLoadDataEx returned success and a null handle"},
 		{"stub", "self-test launch of nq_eightfold returned success, but 0 of its 32 threads ran"},
 	} {
 		for _, args := range [][]string{nil, {"-algo", "symmetry", "-gpu-variant", "static"}} {
@@ -228,5 +228,32 @@ func TestFakeDriverTrace(t *testing.T) {
 	}
 	if r := onFake(t, nil, args...); r.code != 0 || strings.Contains(r.stderr, "gpu-trace") {
 		t.Errorf("without -gpu-trace: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// A count loads only the modules of the kernels it runs (the driver
+// JIT-compiles each module it loads: all six took 1.7 s on an H200), and
+// the self-test's at open: the eightfold module, whose first kernel is
+// nq_eightfold.
+func TestFakeDriverLoadsOnlyNeededModules(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string // the first kernel of each module loaded, in order
+	}{
+		{nil, []string{"nq_eightfold"}},
+		{[]string{"-gpu-nodes"}, []string{"nq_eightfold", "nq_eightfold_nodes"}},
+		{[]string{"-algo", "symmetry", "-gpu-variant", "static"}, []string{"nq_eightfold", "nq_symmetry_boards"}},
+		{[]string{"-algo", "carrychain"}, []string{"nq_eightfold", "nq_carry_frames"}},
+	} {
+		r := onFake(t, []string{"FAKECUDA_LOG_LOADS=1"}, append([]string{"-n", "12", "-device", "0", "-require-gpu", "-json", "-quiet"}, c.args...)...)
+		var loads []string
+		for _, line := range strings.Split(r.stderr, "\n") {
+			if k, ok := strings.CutPrefix(line, "fakecuda: cuModuleLoadDataEx "); ok {
+				loads = append(loads, k)
+			}
+		}
+		if fmt.Sprint(loads) != fmt.Sprint(c.want) {
+			t.Errorf("%v: modules loaded %v, want %v (stderr %q)", c.args, loads, c.want, r.stderr)
+		}
 	}
 }

@@ -18,6 +18,8 @@
 //          null handles (as GPGPU-Sim's stubs of the driver API do).
 // FAKECUDA_FAIL=NAME[:CODE] makes the driver function NAME (its exported
 // name, e.g. cuMemAlloc_v2) return CODE (default 2, out of memory).
+// FAKECUDA_LOG_LOADS (set) prints "fakecuda: cuModuleLoadDataEx KERNEL"
+// on stderr for each module loaded, KERNEL its PTX's first entry.
 //
 // Symbols are the names cuda.h maps the API to (cuMemAlloc_v2 and so on),
 // which are the ones the shim looks up.
@@ -217,7 +219,20 @@ CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int n, CUji
 	(void)o;
 	(void)v;
 	FK_FAIL("cuModuleLoadDataEx");
-	*m = fk_is("null") ? NULL : (CUmodule)strdup(image != NULL ? (const char *)image : "");
+	const char *ptx = image != NULL ? (const char *)image : "";
+	if (getenv("FAKECUDA_LOG_LOADS") != NULL) {
+		// The module's first kernel names it.
+		const char *e = strstr(ptx, ".entry ");
+		int len = 0;
+		if (e != NULL) {
+			e += strlen(".entry ");
+			while (e[len] != '\0' && e[len] != '(' && e[len] != ' ' && e[len] != '\n') {
+				len++;
+			}
+		}
+		fprintf(stderr, "fakecuda: cuModuleLoadDataEx %.*s\n", len, e != NULL ? e : "");
+	}
+	*m = fk_is("null") ? NULL : (CUmodule)strdup(ptx);
 	return CUDA_SUCCESS;
 }
 
