@@ -83,27 +83,27 @@ func produce(ctx context.Context, n int, algo nq.Algo, depth, batch, words, capT
 			short.Reset()
 			e := b.SplitLevels(efLevels(n, depth), &short)
 			return add(e.Len(), func(g *group) {
-				g.left64 = append(grow(g.left64, len(e.Left), full), e.Left...)
-				g.right64 = append(grow(g.right64, len(e.Right), full), e.Right...)
-				g.down = append(grow(g.down, len(e.Down), full), e.Down...)
-				g.meta = append(grow(g.meta, len(e.Meta), full), e.Meta...)
+				g.left64 = pack(g.left64, e.Left, full)
+				g.right64 = pack(g.right64, e.Right, full)
+				g.down = pack(g.down, e.Down, full)
+				g.meta = pack(g.meta, e.Meta, full)
 			})
 		})
 	case nq.CarryChain:
 		err = tasks.EnumerateFrames(n, batch, func(f *tasks.Frames) error {
 			return add(f.Len(), func(g *group) {
-				g.rows = append(grow(g.rows, len(f.Rows), full*words), f.Rows...)
-				g.weight = append(grow(g.weight, len(f.Weight), full), f.Weight...)
-				g.sym180 = append(grow(g.sym180, len(f.Sym180), full), f.Sym180...)
+				g.rows = pack(g.rows, f.Rows, full*words)
+				g.weight = pack(g.weight, f.Weight, full)
+				g.sym180 = pack(g.sym180, f.Sym180, full)
 			})
 		})
 	default:
 		err = tasks.EnumerateBoards(n, tasks.Symmetry, depth, batch, func(b *tasks.Boards) error {
 			return add(b.Len(), func(g *group) {
-				g.rows = append(grow(g.rows, len(b.Rows), full*words), b.Rows...)
-				g.left = append(grow(g.left, len(b.Left), full), b.Left...)
-				g.down = append(grow(g.down, len(b.Down), full), b.Down...)
-				g.right = append(grow(g.right, len(b.Right), full), b.Right...)
+				g.rows = pack(g.rows, b.Rows, full*words)
+				g.left = pack(g.left, b.Left, full)
+				g.down = pack(g.down, b.Down, full)
+				g.right = pack(g.right, b.Right, full)
 			})
 		})
 	}
@@ -113,14 +113,18 @@ func produce(ctx context.Context, n int, algo nq.Algo, depth, batch, words, capT
 	return flush()
 }
 
+// pack appends add to s, its room grown by grow (full: the elements s
+// holds once its group is packed).
+func pack[T any](s, add []T, full int) []T { return append(grow(s, len(add), full), add...) }
+
 // grow returns s with room for k more elements: first room for
 // smallGroup elements, then, once that is full, for full (the tasks the
 // group is packed to, times the elements per task), and past that twice
 // the room it had; so packing a launch group of millions of tasks copies
-// its arrays about once, and a small count allocates little. Append's own growth, a quarter at a
-// time for large slices, made packing N=20's first group (11.2 million
-// eightfold tasks) take 0.75 s on the project's 2-core VM, against
-// 0.25 s with its arrays allocated at once.
+// its arrays about once, and a small count allocates little. Append's own
+// growth, a quarter at a time for large slices, made packing N=20's first
+// group (11.2 million eightfold tasks) take 0.75 s on the project's 2-core
+// VM, against 0.25 s with its arrays allocated at once.
 func grow[T any](s []T, k, full int) []T {
 	if len(s)+k <= cap(s) {
 		return s

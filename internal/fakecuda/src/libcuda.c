@@ -214,6 +214,22 @@ CUresult cuCtxSetCurrent(CUcontext c) {
 // says so on stderr ("fakecuda: cuModuleGetFunction NAME: not found"), so
 // that a test sees every lookup that compute-sanitizer would report as
 // an API error.
+// fk_entry finds the first kernel entry (.entry NAME) of the PTX text at
+// or after p: it returns NAME's start and sets *len to its length, or
+// returns NULL.
+static const char *fk_entry(const char *p, size_t *len) {
+	const char *e = strstr(p, ".entry ");
+	if (e == NULL) {
+		return NULL;
+	}
+	e += strlen(".entry ");
+	while (*e == ' ' || *e == '\t') {
+		e++;
+	}
+	*len = strcspn(e, "( \t\n");
+	return e;
+}
+
 CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int n, CUjit_option *o, void **v) {
 	(void)n;
 	(void)o;
@@ -222,15 +238,9 @@ CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int n, CUji
 	const char *ptx = image != NULL ? (const char *)image : "";
 	if (getenv("FAKECUDA_LOG_LOADS") != NULL) {
 		// The module's first kernel names it.
-		const char *e = strstr(ptx, ".entry ");
-		int len = 0;
-		if (e != NULL) {
-			e += strlen(".entry ");
-			while (e[len] != '\0' && e[len] != '(' && e[len] != ' ' && e[len] != '\n') {
-				len++;
-			}
-		}
-		fprintf(stderr, "fakecuda: cuModuleLoadDataEx %.*s\n", len, e != NULL ? e : "");
+		size_t len = 0;
+		const char *e = fk_entry(ptx, &len);
+		fprintf(stderr, "fakecuda: cuModuleLoadDataEx %.*s\n", (int)len, e != NULL ? e : "");
 	}
 	*m = fk_is("null") ? NULL : (CUmodule)strdup(ptx);
 	return CUDA_SUCCESS;
@@ -245,13 +255,9 @@ CUresult cuModuleUnload(CUmodule m) {
 
 // fk_declares reports whether the PTX text ptx has the entry name.
 static int fk_declares(const char *ptx, const char *name) {
-	size_t n = strlen(name);
-	for (const char *p = strstr(ptx, ".entry "); p != NULL; p = strstr(p + 1, ".entry ")) {
-		const char *q = p + strlen(".entry ");
-		while (*q == ' ' || *q == '\t') {
-			q++;
-		}
-		if (strncmp(q, name, n) == 0 && (q[n] == '(' || q[n] == ' ' || q[n] == '\t' || q[n] == '\n')) {
+	size_t len;
+	for (const char *e = fk_entry(ptx, &len); e != NULL; e = fk_entry(e + len, &len)) {
+		if (len == strlen(name) && strncmp(e, name, len) == 0) {
 			return 1;
 		}
 	}
