@@ -116,7 +116,7 @@ func hostNodes(t *testing.T, n int, algo nq.Algo, depth int) uint64 {
 		}
 		// The tasks as produce sends them: the longest split.
 		err = tasks.EnumerateEightfold(n, depth, 4096, func(e *tasks.Eightfold) error {
-			c.Nodes += host.Eightfold(e.SplitLevels(efLevels(n, depth), &tasks.Eightfold{})).Nodes
+			c.Nodes += host.Eightfold(efSplit(e, n, depth, &tasks.Eightfold{})).Nodes
 			return nil
 		})
 	case nq.CarryChain:
@@ -207,7 +207,7 @@ func TestRandomEightfoldLargeN(t *testing.T) {
 			t.Fatal(err)
 		}
 		// As produce sends them: the stacks hold efFrames(n, split).
-		e := r.SplitLevels(efLevels(n, split), &tasks.Eightfold{})
+		e := efSplit(r, n, split, &tasks.Eightfold{})
 		want := host.Eightfold(e)
 		for _, v := range Variants(nq.Eightfold) {
 			tune := testTuning(t, nq.Eightfold, v, n, split, 64)

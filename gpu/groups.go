@@ -80,8 +80,7 @@ func produce(ctx context.Context, n int, algo nq.Algo, depth, batch, words, capT
 		// every thread's stack is a frame shorter (efFrames).
 		var short tasks.Eightfold
 		err = tasks.EnumerateEightfoldContext(ctx, n, depth, batch, func(b *tasks.Eightfold) error {
-			short.Reset()
-			e := b.SplitLevels(efLevels(n, depth), &short)
+			e := efSplit(b, n, depth, &short)
 			return add(e.Len(), func(g *group) {
 				g.left64 = pack(g.left64, e.Left, full)
 				g.right64 = pack(g.right64, e.Right, full)

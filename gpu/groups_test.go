@@ -133,7 +133,7 @@ func TestProduceGroupSizes(t *testing.T) {
 			most := batch
 			if algo == nq.Eightfold {
 				err := tasks.EnumerateEightfold(n, depth, batch, func(e *tasks.Eightfold) error {
-					most = max(most, e.SplitLevels(efLevels(n, depth), &tasks.Eightfold{}).Len())
+					most = max(most, efSplit(e, n, depth, &tasks.Eightfold{}).Len())
 					return nil
 				})
 				if err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
 
 // The kernel registry: which kernel counts which algorithm, in which
@@ -109,13 +110,24 @@ var kernelTable = []kernelSpec{
 }
 
 // efLevels is the most levels of the eightfold tasks this package sends
-// to a GPU for n and split: the enumeration's tasks have at most n-3-split
-// (a border leaves at most n-3 rows empty: rows 0 and n-1 hold queens, and
-// so does a side row unless a queen stands in a corner, which at most one
-// can; split of them are the prefix), and produce splits those of
-// n-3-split into their children (tasks.Eightfold.SplitLevels), one level
-// shorter: a stack frame fewer for every thread, for a few more tasks.
-func efLevels(n, split int) int { return max(1, n-4-split) }
+// to a GPU for n and split (tasks.SplitLevelsFor: produce splits the
+// longest, efSplit).
+func efLevels(n, split int) int { return tasks.SplitLevelsFor(n, split) }
+
+// efSplit returns batch b as this package sends it: b itself where no task
+// has more than efLevels levels (most batches), else b's tasks with the
+// longest split into their children (tasks.Eightfold.SplitLevels), in
+// scratch.
+func efSplit(b *tasks.Eightfold, n, split int, scratch *tasks.Eightfold) *tasks.Eightfold {
+	levels := efLevels(n, split)
+	for i := range b.Meta {
+		if b.Levels(i) > levels {
+			scratch.Reset()
+			return b.SplitLevels(levels, scratch)
+		}
+	}
+	return b
+}
 
 // efFrames is the stack frames per thread of the eightfold kernels for
 // tasks of n with split rows filled below the border: NQ_EF_FRAMES of

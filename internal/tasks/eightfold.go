@@ -555,6 +555,15 @@ func (o *Eightfold) splitTask(cols []uint8, l, r uint64, d, meta uint32, levels 
 	}
 }
 
+// SplitLevelsFor is the most levels of the eightfold tasks of n and split
+// once those of the most levels are split into their children
+// (SplitLevels): the enumeration's tasks have at most n-3-split (a border
+// leaves at most n-3 rows empty: rows 0 and n-1 hold queens, and so does a
+// side row unless a queen stands in a corner, which at most one can; split
+// of them are the prefix), their children one fewer. The gpu package sends
+// its tasks so: a stack frame fewer for every thread, for a few more tasks.
+func SplitLevelsFor(n, split int) int { return max(1, n-4-split) }
+
 // Reset empties the batch, keeping its arrays' memory (and N and Split)
 // for the next tasks appended to it.
 func (e *Eightfold) Reset() {

@@ -47,6 +47,16 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
 
+// The eightfold blocks the model assumes: the gpu package's default of
+// 128 threads, each with its stack frames of 16 bytes in shared memory.
+const (
+	efThreads    = 128
+	efFrameBytes = 16
+)
+
+// efStackBytes is a block's shared memory for frames frames per thread.
+func efStackBytes(frames int) int { return frames * efFrameBytes * efThreads }
+
 // opClass is what executes an instruction.
 type opClass int
 
@@ -486,7 +496,7 @@ func predict(ws []warpWork, sms, warpsPerSM int, it, pass, drain codeCost, m *Ma
 	s := make([]sched, sms*m.Schedulers)
 	p := Prediction{Warps: warpsPerSM}
 	for i, w := range ws {
-		k := (i/4)%sms*m.Schedulers + i%m.Schedulers
+		k := (i/(efThreads/32))%sms*m.Schedulers + i%m.Schedulers
 		s[k].issue += w.Iters*it.Insts + w.Passes*pass.Insts + w.Drain*drain.Insts
 		s[k].pipe += w.Iters*it.Pipe + w.Passes*pass.Pipe + w.Drain*drain.Pipe
 		lat := w.Iters*it.Chain + w.Passes*pass.Chain + w.Drain*drain.Chain
@@ -562,7 +572,7 @@ func latencyCmd(args []string) error {
 		split := tasks.SplitFor(n, nq.MinTasks([]int{*sms}))
 		levels := 0
 		if *shallow {
-			levels = max(1, n-4-split)
+			levels = tasks.SplitLevelsFor(n, split)
 		}
 		tl, frames, err := EightfoldTasksLevels(n, split, levels)
 		if err != nil {
@@ -573,7 +583,7 @@ func latencyCmd(args []string) error {
 		if err != nil {
 			return err
 		}
-		wpsm := QV100Limits.residentWarps(*regs, 128, max(frames, 1)*16*128)
+		wpsm := QV100Limits.residentWarps(*regs, efThreads, efStackBytes(max(frames, 1)))
 		if *warpsFlag > 0 {
 			wpsm = *warpsFlag
 		}
@@ -676,8 +686,8 @@ func predictH100(ns []int, code *efCode, tsvPath, simTSV string, regs, sample in
 	fmt.Fprintln(tw, "N\tsplit\tframes\twarps/SM\twarps/scheduler\tnodes\tsource\tcycles per iteration per warp\tbound\tMODEL s\t")
 	for _, n := range ns {
 		split := EightfoldSplit(n)
-		frames := max(1, n-5-split) // gpu's efFrames: the longest tasks split
-		wpsm := ResidentWarps(regs, 128, frames*16*128)
+		frames := EightfoldFrames(tasks.SplitLevelsFor(n, split)) // the longest tasks split, as gpu sends them
+		wpsm := ResidentWarps(regs, efThreads, efStackBytes(frames))
 		w := wpsm / m.Schedulers
 		nd, ok := nodes[n]
 		if !ok {
