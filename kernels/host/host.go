@@ -333,10 +333,11 @@ func EightfoldDepths(e *tasks.Eightfold) (EightfoldCounts, []uint64) {
 	return EightfoldCounts{Total: uint64(out.total), Nodes: uint64(out.nodes)}, depth
 }
 
-// EightfoldAfter is NQ_EF_AFTER: the steps nq_eightfold's step loop
-// takes between two looks at whether a thread's task has ended, less one;
-// a task's state takes any number of steps after its end without harm.
-const EightfoldAfter = C.NQ_EF_AFTER
+// EightfoldAfter is NQ_EF_AFTER (after.go; a compile-time check).
+var (
+	_ [EightfoldAfter - C.NQ_EF_AFTER]struct{}
+	_ [C.NQ_EF_AFTER - EightfoldAfter]struct{}
+)
 
 // EightfoldAfterEnd runs task i of e to its end and then extra more steps
 // (extra >= 0) and returns its counts, how many of the extra

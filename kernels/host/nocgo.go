@@ -40,9 +40,6 @@ func EightfoldTable(e *tasks.Eightfold, i int) []uint32 {
 	panic("kernels/host: built without cgo")
 }
 
-// EightfoldAfter is NQ_EF_AFTER of kernels/nqtotal.h.
-const EightfoldAfter = 2
-
 // EightfoldAfterEnd needs cgo; without it, it panics.
 func EightfoldAfterEnd(e *tasks.Eightfold, i, extra int) (c EightfoldCounts, running int, inside bool) {
 	panic("kernels/host: built without cgo")
