@@ -14,64 +14,15 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
-
-// Options tunes a CPU run. The zero value picks the defaults of nq.Spec.
-type Options struct {
-	// Workers is the number of goroutines that search; 0 means one per core.
-	Workers int
-	// Depth is the number of rows placed when partial boards are enumerated;
-	// 0 picks one from N.
-	Depth int
-	// Batch is the number of tasks handed to a worker at a time; 0 means
-	// nq.DefaultBatch. Depth and Batch fix the numbering of batches, which
-	// checkpoints and shards refer to.
-	Batch int
-	// Select, if not nil, picks the batches to search by index, in the
-	// order they are enumerated (0, 1, ...); the others are skipped.
-	Select func(batch int) bool
-	// Done, if not nil, is called as batches finish, with their indexes and
-	// their summed partials (see nq.Reduce); the CPU reports one batch per
-	// call. It is called from several goroutines at once.
-	Done func(batches []int, p nq.Partial)
-}
 
 func workers(k int) int {
 	if k > 0 {
 		return k
 	}
 	return runtime.GOMAXPROCS(0)
-}
-
-// Solve counts the solutions of the n-queens problem with algo on the CPU:
-// a job (internal/job) of the spec that opt gives, with this backend as
-// its only worker. It returns ctx's error if ctx is cancelled before the
-// count is complete. opt.Select and opt.Done are not used: SolvePartial
-// counts chosen batches.
-func Solve(ctx context.Context, n int, algo nq.Algo, opt Options) (nq.Counts, error) {
-	spec := nq.Spec{N: n, Algo: algo, Depth: opt.Depth, Batch: opt.Batch}
-	b := New(opt.Workers)
-	return job.Count(ctx, job.Config{Spec: spec, Workers: []job.Worker{{Name: b.Name(), Run: func(ctx context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
-		return b.Count(ctx, spec.Normalize(), sel, done)
-	}}}})
-}
-
-// SolvePartial searches the task batches of n and algo that opt selects
-// (all by default) and returns their summed partials, to be added to the
-// partials of the other batches and reduced with nq.Reduce. A board too
-// small to split (nq.Spec.Whole) has no task batches: the job counts it.
-func SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Options) (nq.Partial, error) {
-	spec := nq.Spec{N: n, Algo: algo, Depth: opt.Depth, Batch: opt.Batch}.Normalize()
-	if err := checkTasks(spec); err != nil {
-		return nq.Partial{}, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nq.Partial{}, err
-	}
-	return count(ctx, spec, workers(opt.Workers), opt.Select, opt.Done)
 }
 
 // checkTasks returns an error unless spec is valid and split into tasks.
@@ -85,8 +36,8 @@ func checkTasks(spec nq.Spec) error {
 	return nil
 }
 
-// Backend counts task batches on the CPU cores: the CPU device of the
-// device layer (internal/device).
+// Backend counts task batches on the CPU cores: the CPU device of a job
+// (job.Backend).
 type Backend struct {
 	workers int
 }

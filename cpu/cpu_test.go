@@ -8,8 +8,10 @@ import (
 	"testing"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/burnside"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 )
 
 // maxN is the largest N each algorithm is checked at against the published
@@ -122,8 +124,11 @@ func TestSolveCancelled(t *testing.T) {
 	}
 }
 
-func ExampleSolve() {
-	c, err := Solve(context.Background(), 12, nq.Symmetry, Options{})
+// A job whose one backend is the CPU counts N=12 with the symmetry
+// search.
+func ExampleBackend_Count() {
+	spec := plan.Normalize(nq.Spec{N: 12, Algo: nq.Symmetry})
+	c, err := job.Count(context.Background(), job.Config{Spec: spec, Backends: []job.Backend{New(0)}})
 	if err != nil {
 		panic(err)
 	}

@@ -1,14 +1,11 @@
 package cpu
 
 import (
-	"context"
-	"fmt"
 	"math/bits"
 	"runtime"
 	"sync/atomic"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/eflanes"
-	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
 
@@ -282,24 +279,6 @@ func eightfoldTaskNodes(left, right uint64, down, meta uint32, sc *efScratch) (c
 		lvl++
 		l, d, r, f = nl, nd, nr, nf
 	}
-}
-
-// solveEightfoldTotal counts Total for n (5 <= n <= 28) with the eightfold
-// search on workers goroutines, split rows of prefix and batches of batch
-// tasks, through the backend's count; split < 0 picks the default.
-func solveEightfoldTotal(ctx context.Context, n, split, batch, workers int) (uint64, error) {
-	spec := nq.Spec{N: n, Algo: nq.Eightfold, Batch: batch}.Normalize()
-	if split >= 0 {
-		spec.Depth = split
-	}
-	if err := checkTasks(spec); err != nil {
-		return 0, fmt.Errorf("eightfold N=%d: %w", n, err)
-	}
-	p, err := count(ctx, spec, workers, nil, nil)
-	if err != nil {
-		return 0, fmt.Errorf("eightfold N=%d: %w", n, err)
-	}
-	return p[3], nil
 }
 
 // copyEightfoldWords copies into c (a new batch if nil) what the search

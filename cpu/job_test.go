@@ -9,21 +9,16 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 )
 
-// Real CPU workers, two of them with one goroutine each plus a third with
-// a different batch report pattern, give the published counts.
+// Three CPU backends sharing one job, two with one goroutine each and
+// one with two, give the published counts.
 func TestCPUWorkers(t *testing.T) {
 	for _, algo := range []nq.Algo{nq.Symmetry, nq.CarryChain, nq.Mirror, nq.Eightfold} {
 		for _, n := range []int{1, 4, 5, 8, 11, 12} {
-			cpuWorker := func(name string, workers int) job.Worker {
-				return job.Worker{Name: name, Run: func(ctx context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
-					_, err := SolvePartial(ctx, n, algo, Options{Workers: workers, Batch: 8, Select: sel, Done: done})
-					return err
-				}}
-			}
-			j, err := job.New(job.Config{Spec: nq.Spec{N: n, Algo: algo, Batch: 8}, NeedPlan: true,
-				Workers: []job.Worker{cpuWorker("a", 1), cpuWorker("b", 1), cpuWorker("c", 2)}})
+			j, err := job.New(job.Config{Spec: plan.Normalize(nq.Spec{N: n, Algo: algo, Batch: 8}), NeedPlan: true,
+				Backends: []job.Backend{New(1), New(1), New(2)}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -45,7 +40,7 @@ func TestCPUWorkers(t *testing.T) {
 func TestPlan(t *testing.T) {
 	for _, algo := range nq.Algos() {
 		for _, n := range []int{1, 3, 4, 5, 8, 12} {
-			p, err := job.MakePlan(nq.Spec{N: n, Algo: algo})
+			p, err := plan.Make(plan.Normalize(nq.Spec{N: n, Algo: algo}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -70,13 +65,13 @@ func TestPlan(t *testing.T) {
 			}
 		}
 	}
-	a, _ := job.MakePlan(nq.Spec{N: 12, Algo: nq.Symmetry})
-	b, _ := job.MakePlan(nq.Spec{N: 12, Algo: nq.Symmetry, Batch: 100})
-	c, _ := job.MakePlan(nq.Spec{N: 12, Algo: nq.Symmetry, Depth: 4})
+	a, _ := plan.Make(plan.Normalize(nq.Spec{N: 12, Algo: nq.Symmetry}))
+	b, _ := plan.Make(plan.Normalize(nq.Spec{N: 12, Algo: nq.Symmetry, Batch: 100}))
+	c, _ := plan.Make(plan.Normalize(nq.Spec{N: 12, Algo: nq.Symmetry, Depth: 4}))
 	if a.Fingerprint() == b.Fingerprint() || a.Fingerprint() == c.Fingerprint() || a.TaskSHA256 != b.TaskSHA256 || a.TaskSHA256 == c.TaskSHA256 {
 		t.Error("fingerprints do not tell batch sizes or depths apart")
 	}
-	if _, err := job.MakePlan(nq.Spec{N: 29, Algo: nq.Symmetry}); err == nil {
+	if _, err := plan.Make(plan.Normalize(nq.Spec{N: 29, Algo: nq.Symmetry})); err == nil {
 		t.Error("N=29 accepted")
 	}
 }

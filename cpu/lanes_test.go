@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/eflanes"
-	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks/taskstest"
 )
@@ -29,7 +29,7 @@ func TestLanesVsScalarBatches(t *testing.T) {
 	}
 	defer func(v bool) { efLanes = v }(efLanes)
 	for n := 18; n <= hi; n++ {
-		b := nq.DefaultBatch(n)
+		b := plan.DefaultBatch(n)
 		e, err := taskstest.RandomEightfold(n, tasks.DefaultSplit(n), b, uint64(n))
 		if err != nil {
 			t.Fatal(err)

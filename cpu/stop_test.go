@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks/taskstest"
 )
@@ -108,7 +109,7 @@ func TestCountStopsAtLargeN(t *testing.T) {
 	if testing.Short() {
 		t.Skip("N=28 count: not in -short")
 	}
-	spec := nq.Spec{N: 28, Algo: nq.Eightfold}.Normalize()
+	spec := plan.Normalize(nq.Spec{N: 28, Algo: nq.Eightfold})
 	for _, d := range []time.Duration{50 * time.Millisecond, 1500 * time.Millisecond} {
 		ctx, cancel := context.WithCancel(context.Background())
 		var err error

@@ -5,12 +5,11 @@ import (
 	"strconv"
 	"sync/atomic"
 
-	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
-// Backend runs the kernels on one GPU: the GPU device of the device layer
-// (internal/device). Open makes one.
+// Backend runs the kernels on one GPU: a GPU device of a job
+// (job.Backend). Open makes one.
 type Backend struct {
 	ctx   *Context // nil in a build without CUDA
 	info  DeviceInfo
@@ -29,17 +28,10 @@ func (b *Backend) Name() string { return "gpu" + strconv.Itoa(b.info.Ordinal) }
 
 // Count searches the task batches of spec (normalized, and split into
 // tasks: the job counts whole boards) that sel selects, reports each
-// launch's batches to done, and returns when every batch is through or
-// ctx is cancelled (with ctx's error).
+// launch's batches and their summed partials to done, and returns when
+// every batch is through, or with ctx's error once ctx is cancelled.
 func (b *Backend) Count(ctx context.Context, spec nq.Spec, sel func(int) bool, done func([]int, nq.Partial)) error {
-	opt := Options{Depth: spec.Depth, Batch: spec.Batch, Select: sel, Done: done,
-		Threads: b.tune.Threads, LaunchTime: b.tune.LaunchTime, MaxTasks: b.tune.MaxTasks, Variant: b.tune.Variant, Dynamic: b.tune.Dynamic,
-		SharedStack: b.tune.SharedStack, Trace: b.tune.Trace}
-	var nodes uint64
-	if b.tune.Nodes {
-		opt.Nodes = &nodes
-	}
-	_, err := b.SolvePartial(ctx, spec.N, spec.Algo, opt)
+	nodes, err := b.solve(ctx, spec, sel, done)
 	b.nodes.Add(nodes)
 	return err
 }
@@ -47,13 +39,3 @@ func (b *Backend) Count(ctx context.Context, spec nq.Spec, sel func(int) bool, d
 // TakeNodes returns the search nodes counted since the last call (with
 // Tuning.Nodes; else 0) and starts again from zero.
 func (b *Backend) TakeNodes() uint64 { return b.nodes.Swap(0) }
-
-// Solve counts the solutions of the n-queens problem with algo on the GPU:
-// a job (internal/job) with this backend as its only worker, with boards
-// as deep as this GPU needs (nq.Spec with its SM count).
-func (b *Backend) Solve(ctx context.Context, n int, algo nq.Algo) (nq.Counts, error) {
-	spec := nq.Spec{N: n, Algo: algo, SMs: []int{b.info.SMs}}.Normalize()
-	return job.Count(ctx, job.Config{Spec: spec, Workers: []job.Worker{{Name: b.Name(), Run: func(ctx context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
-		return b.Count(ctx, spec, sel, done)
-	}}}})
-}

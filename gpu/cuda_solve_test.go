@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/cpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/job/jobtest"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks/taskstest"
@@ -72,7 +72,7 @@ func TestSolveMatchesCPU(t *testing.T) {
 					continue // no task batches: the job counts it (internal/job)
 				}
 				t.Run(fmt.Sprintf("%s/N=%d/depth=%d", v.name, n, depth), func(t *testing.T) {
-					want, err := cpu.SolvePartial(ctx, n, v.algo, cpu.Options{Depth: depth})
+					want, err := jobtest.Partial(ctx, cpu.New(0), nq.Spec{N: n, Algo: v.algo, Depth: depth}, nil)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -133,35 +133,37 @@ func hostNodes(t *testing.T, n int, algo nq.Algo, depth int) uint64 {
 	return c.Nodes
 }
 
-// testTuning is the launch tuning of kernel variant v of algo for tasks of
-// N=n split at depth, with threads per block, counting nodes.
-func testTuning(t *testing.T, algo nq.Algo, v Variant, n, depth, threads int) launchTuning {
+// testSolve is a solve of tasks of N=n split at depth with kernel variant
+// v of algo, threads per block, counting nodes.
+func testSolve(t *testing.T, b *Backend, algo nq.Algo, v Variant, n, depth, threads int) *solve {
 	t.Helper()
 	kernel, err := lookupKernel(algo, v, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tune := launchTuning{kernel: kernel, threads: threads, target: time.Second, nodes: true}
+	spec := nq.Spec{N: n, Algo: algo, Depth: depth, Batch: 1}
+	s := &solve{b: b, spec: spec, kernel: kernel, threads: threads, target: time.Second, nodes: true,
+		perTask: taskBytes(kernel.layout, spec), start: time.Now()}
 	if kernel.sharedBytes != nil {
-		tune.sharedBytes = kernel.sharedBytes(n, depth, threads)
+		s.sharedBytes = kernel.sharedBytes(n, depth, threads)
 	}
-	return tune
+	return s
 }
 
-// runGroup runs g as the only launch group of a solve of N=n split at
-// depth (perTask bytes a task), through consume, and returns its partial
-// and nodes.
-func runGroup(t *testing.T, b *Backend, g *group, n, depth, perTask int, tune launchTuning) (nq.Partial, uint64) {
+// runGroup runs g as the only launch group of s, through consume, and
+// returns its partial and nodes.
+func runGroup(t *testing.T, s *solve, g *group) (nq.Partial, uint64) {
 	t.Helper()
 	groups := make(chan *group, 1)
 	groups <- g
 	close(groups)
-	var target atomic.Int64
 	var p nq.Partial
-	var nodes uint64
+	s.capTasks = g.count
+	s.done = func(_ []int, q nq.Partial) { p.Add(q) }
+	c := consumer{solve: s}
 	var cerr error
-	err := b.ctx.Do(fmt.Sprintf("count a group of %d random tasks", g.count), func() {
-		p, nodes, cerr = b.consume(context.Background(), n, depth, perTask, g.count, tune, &target, groups, nil)
+	err := s.b.ctx.Do(fmt.Sprintf("count a group of %d random tasks", g.count), func() {
+		cerr = c.consume(context.Background(), groups)
 	})
 	if err == nil {
 		err = cerr
@@ -169,7 +171,7 @@ func runGroup(t *testing.T, b *Backend, g *group, n, depth, perTask int, tune la
 	if err != nil {
 		t.Fatal(err)
 	}
-	return p, nodes
+	return p, c.nodes
 }
 
 // Random boards of N=22..28 (15 rows left each; half corner, half
@@ -183,12 +185,12 @@ func TestRandomBoardsLargeN(t *testing.T) {
 		bs := taskstest.RandomSymmetryBoards(n, depth, 2000, 11)
 		want := host.Boards(bs)
 		for _, v := range Variants(nq.Symmetry) {
-			tune := testTuning(t, nq.Symmetry, v, n, depth, 128)
+			s := testSolve(t, b, nq.Symmetry, v, n, depth, 128)
 			g := &group{batches: []int{0}, count: bs.Len(), rows: bs.Rows, left: bs.Left, down: bs.Down, right: bs.Right}
-			p, nodes := runGroup(t, b, g, n, depth, 4*(depth+3), tune)
+			p, nodes := runGroup(t, s, g)
 			got := host.Counts{C2: p[1], C4: p[2], C8: p[3], Nodes: nodes}
 			if got != want {
-				t.Errorf("N=%d depth=%d %s: GPU %+v, host %+v", n, depth, tune.kernelName(), got, want)
+				t.Errorf("N=%d depth=%d %s: GPU %+v, host %+v", n, depth, s.kernelName(), got, want)
 			}
 		}
 	}
@@ -210,9 +212,9 @@ func TestRandomEightfoldLargeN(t *testing.T) {
 		e := efSplit(r, n, split, &tasks.Eightfold{})
 		want := host.Eightfold(e)
 		for _, v := range Variants(nq.Eightfold) {
-			tune := testTuning(t, nq.Eightfold, v, n, split, 64)
+			s := testSolve(t, b, nq.Eightfold, v, n, split, 64)
 			g := &group{batches: []int{0}, count: e.Len(), left64: e.Left, right64: e.Right, down: e.Down, meta: e.Meta}
-			p, nodes := runGroup(t, b, g, n, split, 24, tune)
+			p, nodes := runGroup(t, s, g)
 			if p != (nq.Partial{0, 0, 0, want.Total}) || nodes != want.Nodes {
 				t.Errorf("N=%d %s: GPU %v and %d nodes, host total %d and %d nodes", n, v, p, nodes, want.Total, want.Nodes)
 			}

@@ -271,8 +271,8 @@ func TestOpenLoadsModules(t *testing.T) {
 	if !errors.As(err, &e) || e.Code != cu.ERROR_NOT_FOUND {
 		t.Errorf("missing kernel: %v", err)
 	}
-	if _, err := b.Solve(context.Background(), 0, nq.Symmetry); err == nil {
-		t.Errorf("Solve(N=0) succeeded")
+	if err := b.Count(context.Background(), nq.Spec{N: 0, Algo: nq.Symmetry, Batch: 1}, nil, nil); err == nil {
+		t.Errorf("Count(N=0) succeeded")
 	}
 }
 

@@ -12,9 +12,6 @@ import (
 	"os"
 	"strings"
 	"time"
-
-	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
-	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
 // Why no GPU can count. Devices, Open and Driver return errors that
@@ -131,11 +128,19 @@ func readModuleVersion() (version string, ok bool) {
 	return moduleVersion(string(b)), true
 }
 
-// DeviceInfo describes one GPU; it is the device layer's description.
-type DeviceInfo = device.GPU
+// DeviceInfo describes one GPU.
+type DeviceInfo struct {
+	Ordinal  int
+	Name     string
+	SMs      int    // streaming multiprocessors
+	Major    int    // compute capability
+	Minor    int    //
+	MemBytes uint64 // global memory
+}
 
 // Tuning chooses the kernel variant and the launch shape of a GPU
-// backend's counts (the -gpu-* flags). The zero value is the default.
+// backend's counts (the -gpu-* flags): the one set of options of a GPU
+// count besides its spec. The zero value is the default.
 type Tuning struct {
 	// Threads is the kernels' block size, a multiple of 32 from 32 to
 	// 1024; 0 means DefaultThreads.
@@ -165,7 +170,9 @@ type Tuning struct {
 	SharedStack bool
 	// Nodes makes the counts use the kernels' twins that also count their
 	// search nodes (NAME_nodes, built with NQ_NODES=1; slower, for
-	// measurement); Backend.TakeNodes returns their sum.
+	// measurement); Backend.TakeNodes returns their sum. A node is a
+	// queen placed by a search loop, so a count depends on N, the
+	// algorithm and the depth only.
 	Nodes bool
 	// Trace, if not nil, receives every launch once it has ended (see
 	// LaunchTrace), from the goroutine that drives the GPU: with several
@@ -187,39 +194,6 @@ type LaunchTrace struct {
 	Packed  time.Duration // the producer had the group ready
 	Queued  time.Duration // the host queued its copies and kernel
 	Done    time.Duration // the host saw it end (and read its sums)
-}
-
-// Options tunes one SolvePartial call: the batches of the spec (Depth and
-// Batch number them exactly as on the CPU, so that batches, checkpoints
-// and shards mean the same tasks on every backend) and the kernel.
-type Options struct {
-	// Depth is the number of rows of the partial boards; 0 means the
-	// default of nq.Spec.
-	Depth int
-	// Batch is the number of tasks in a numbered batch; 0 means
-	// nq.DefaultBatch. A launch covers many batches.
-	Batch int
-	// Select, if not nil, picks the batches to search by index.
-	Select func(batch int) bool
-	// Done, if not nil, is called after each launch with the indexes of the
-	// batches it covered and their summed partials (see nq.Reduce).
-	Done func(batches []int, p nq.Partial)
-	// Threads, LaunchTime, MaxTasks, Variant, Dynamic and SharedStack are those of
-	// Tuning.
-	Threads     int
-	LaunchTime  time.Duration
-	MaxTasks    int
-	Variant     Variant
-	Dynamic     bool
-	SharedStack bool
-	// Trace is that of Tuning.
-	Trace func(LaunchTrace)
-	// Nodes, if not nil, makes the run use the kernels' twins that also
-	// count their search nodes (NAME_nodes, built with NQ_NODES=1; slower,
-	// for measurement) and receives their sum. A node is a queen placed by
-	// a search loop, so a count depends on N, the algorithm and the depth
-	// only.
-	Nodes *uint64
 }
 
 // SymWords is the number of 32-bit stack words a thread of the symmetry
@@ -278,7 +252,7 @@ func fitShared(bytes func(n, depth, threads int) int, n, depth, threads int, sh 
 // shared memory needs the opt-in attribute.
 func (sh sharedShape) needsOptIn(dynamic int) bool { return sh.static+dynamic > MaxSharedStack }
 
-// The defaults of the tuning knobs of Options.
+// The defaults of the tuning knobs of Tuning.
 const (
 	DefaultThreads    = 128
 	DefaultLaunchTime = 200 * time.Millisecond

@@ -17,7 +17,7 @@ type group struct {
 	batches []int
 	count   int
 	packed  time.Time // when the producer handed it over (for Tuning.Trace)
-	rows    []uint32  // words per task: depth (boards) or n (frames)
+	rows    []uint32  // rowWords per task
 	left    []uint32  // boards only
 	down    []uint32
 	right   []uint32
@@ -28,60 +28,46 @@ type group struct {
 	meta    []uint32
 }
 
-// produce enumerates the tasks and sends them in launch groups.
-func produce(ctx context.Context, n int, algo nq.Algo, depth, batch, words, capTasks int, target *atomic.Int64,
-	sel func(int) bool, out chan<- *group) error {
-	var g *group
-	index := 0
-	flush := func() error {
-		if g == nil || g.count == 0 {
-			return nil
-		}
-		g.packed = time.Now()
-		select {
-		case out <- g:
-			g = nil
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+// producer enumerates the tasks of a solve's spec and packs the batches
+// sel selects into launch groups of about target tasks (the planner's,
+// read as each group fills) and at most capTasks.
+type producer struct {
+	spec     nq.Spec
+	capTasks int
+	target   *atomic.Int64
+	sel      func(batch int) bool // nil: every batch
+
+	index int    // the next batch's number
+	g     *group // the group being packed
+	full  int    // the tasks g's arrays are packed for (grow)
+}
+
+// rowWords is the row words of one task of spec: the placed rows of a
+// partial board, the n rows of a frame, none for an eightfold task.
+func rowWords(spec nq.Spec) int {
+	switch spec.Algo {
+	case nq.CarryChain:
+		return spec.N
+	case nq.Eightfold:
+		return 0
 	}
-	// full is the tasks the group in hand is packed to (its arrays' room,
-	// grow).
-	full := 0
-	// add appends one batch; full says when the group is big enough.
-	add := func(count int, fill func(g *group)) error {
-		i := index
-		index++
-		if sel != nil && !sel(i) {
-			return ctx.Err()
-		}
-		if g != nil && g.count+count > capTasks {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
-		if g == nil {
-			g = &group{}
-		}
-		g.batches = append(g.batches, i)
-		g.count += count
-		full = int(min(target.Load(), int64(capTasks)))
-		fill(g)
-		if int64(g.count) >= target.Load() {
-			return flush()
-		}
-		return nil
-	}
+	return spec.Depth
+}
+
+// run sends the groups to out until the tasks are through, or returns
+// ctx's error.
+func (p *producer) run(ctx context.Context, out chan<- *group) error {
+	n, depth, batch := p.spec.N, p.spec.Depth, p.spec.Batch
+	words := rowWords(p.spec)
 	var err error
-	switch algo {
+	switch p.spec.Algo {
 	case nq.Eightfold:
 		// The tasks of the most levels go as their children, so that
 		// every thread's stack is a frame shorter (efFrames).
 		var short tasks.Eightfold
 		err = tasks.EnumerateEightfoldContext(ctx, n, depth, batch, func(b *tasks.Eightfold) error {
 			e := efSplit(b, n, depth, &short)
-			return add(e.Len(), func(g *group) {
+			return p.add(ctx, out, e.Len(), func(g *group, full int) {
 				g.left64 = pack(g.left64, e.Left, full)
 				g.right64 = pack(g.right64, e.Right, full)
 				g.down = pack(g.down, e.Down, full)
@@ -90,7 +76,7 @@ func produce(ctx context.Context, n int, algo nq.Algo, depth, batch, words, capT
 		})
 	case nq.CarryChain:
 		err = tasks.EnumerateFrames(n, batch, func(f *tasks.Frames) error {
-			return add(f.Len(), func(g *group) {
+			return p.add(ctx, out, f.Len(), func(g *group, full int) {
 				g.rows = pack(g.rows, f.Rows, full*words)
 				g.weight = pack(g.weight, f.Weight, full)
 				g.sym180 = pack(g.sym180, f.Sym180, full)
@@ -98,7 +84,7 @@ func produce(ctx context.Context, n int, algo nq.Algo, depth, batch, words, capT
 		})
 	default:
 		err = tasks.EnumerateBoards(n, tasks.Symmetry, depth, batch, func(b *tasks.Boards) error {
-			return add(b.Len(), func(g *group) {
+			return p.add(ctx, out, b.Len(), func(g *group, full int) {
 				g.rows = pack(g.rows, b.Rows, full*words)
 				g.left = pack(g.left, b.Left, full)
 				g.down = pack(g.down, b.Down, full)
@@ -109,7 +95,49 @@ func produce(ctx context.Context, n int, algo nq.Algo, depth, batch, words, capT
 	if err != nil {
 		return err
 	}
-	return flush()
+	return p.flush(ctx, out)
+}
+
+// add packs the next batch, of count tasks, with fill (which appends its
+// arrays, grown for full tasks) unless sel rejects it, and sends the group
+// once it holds its target.
+func (p *producer) add(ctx context.Context, out chan<- *group, count int, fill func(g *group, full int)) error {
+	i := p.index
+	p.index++
+	if p.sel != nil && !p.sel(i) {
+		return ctx.Err()
+	}
+	if p.g != nil && p.g.count+count > p.capTasks {
+		if err := p.flush(ctx, out); err != nil {
+			return err
+		}
+	}
+	if p.g == nil {
+		p.g = &group{}
+	}
+	p.g.batches = append(p.g.batches, i)
+	p.g.count += count
+	p.full = int(min(p.target.Load(), int64(p.capTasks)))
+	fill(p.g, p.full)
+	if int64(p.g.count) >= p.target.Load() {
+		return p.flush(ctx, out)
+	}
+	return nil
+}
+
+// flush sends the group in hand, if it has tasks.
+func (p *producer) flush(ctx context.Context, out chan<- *group) error {
+	if p.g == nil || p.g.count == 0 {
+		return nil
+	}
+	p.g.packed = time.Now()
+	select {
+	case out <- p.g:
+		p.g = nil
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // pack appends add to s, its room grown by grow (full: the elements s

@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/cpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/job/jobtest"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 	"github.com/nqueens-gpu/nqueens-gpu/kernels/host"
 )
@@ -37,7 +39,7 @@ func TestGroupsCoverSelectedBatches(t *testing.T) {
 					var target atomic.Int64
 					target.Store(9) // small groups: many of them
 					out := make(chan *group, 100000)
-					if err := produce(context.Background(), n, algo, depth, batch, words, capTasks, &target, sel, out); err != nil {
+					if err := produce(context.Background(), n, algo, depth, batch, capTasks, &target, sel, out); err != nil {
 						t.Fatal(err)
 					}
 					close(out)
@@ -72,7 +74,7 @@ func TestGroupsCoverSelectedBatches(t *testing.T) {
 						}
 						sum.Add(p)
 					}
-					want, err := cpu.SolvePartial(context.Background(), n, algo, cpu.Options{Depth: depth, Batch: batch, Select: sel})
+					want, err := jobtest.Partial(context.Background(), cpu.New(0), nq.Spec{N: n, Algo: algo, Depth: depth, Batch: batch}, sel)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -96,7 +98,7 @@ func TestProduceStopsWhenCancelled(t *testing.T) {
 	target.Store(1)
 	out := make(chan *group) // nobody reads: the producer must give up
 	cancel()
-	err := produce(ctx, 12, nq.Symmetry, 5, 4, 5, 100, &target, nil, out)
+	err := produce(ctx, 12, nq.Symmetry, 5, 4, 100, &target, nil, out)
 	if err != context.Canceled {
 		t.Errorf("got %v, want context.Canceled", err)
 	}
@@ -110,7 +112,7 @@ func TestProduceStopsWhileListing(t *testing.T) {
 	target.Store(1)
 	cancel()
 	start := time.Now()
-	err := produce(ctx, 28, nq.Eightfold, 4, 32, 0, 100, &target, nil, make(chan *group))
+	err := produce(ctx, 28, nq.Eightfold, 4, 32, 100, &target, nil, make(chan *group))
 	if err != context.Canceled || time.Since(start) > time.Second {
 		t.Errorf("got %v after %v, want context.Canceled at once", err, time.Since(start))
 	}
@@ -124,9 +126,9 @@ func TestProduceGroupSizes(t *testing.T) {
 	for _, algo := range []nq.Algo{nq.Eightfold, nq.Symmetry} {
 		for _, tc := range []struct{ target, capTasks int }{{1000, 1 << 20}, {1000, 1100}, {5000, 3000}} {
 			n, batch := 14, 64
-			depth, words := tasks.DefaultDepth(n), tasks.DefaultDepth(n)
+			depth := tasks.DefaultDepth(n)
 			if algo == nq.Eightfold {
-				depth, words = tasks.DefaultSplit(n), 0
+				depth = tasks.DefaultSplit(n)
 			}
 			// A batch of eightfold tasks grows where its longest tasks
 			// are split (efLevels): the slack is the largest batch sent.
@@ -143,7 +145,7 @@ func TestProduceGroupSizes(t *testing.T) {
 			var target atomic.Int64
 			target.Store(int64(tc.target))
 			out := make(chan *group, 100000)
-			if err := produce(context.Background(), n, algo, depth, batch, words, tc.capTasks, &target, nil, out); err != nil {
+			if err := produce(context.Background(), n, algo, depth, batch, tc.capTasks, &target, nil, out); err != nil {
 				t.Fatal(err)
 			}
 			close(out)
@@ -221,7 +223,7 @@ func BenchmarkProduceEightfold(b *testing.B) {
 				out := make(chan *group, 4)
 				go func() {
 					defer close(out)
-					if err := produce(context.Background(), n, nq.Eightfold, tasks.DefaultSplit(n), nq.DefaultBatch(n), 0, capTasks, &target, nil, out); err != nil {
+					if err := produce(context.Background(), n, nq.Eightfold, tasks.DefaultSplit(n), plan.DefaultBatch(n), capTasks, &target, nil, out); err != nil {
 						b.Error(err)
 					}
 				}()

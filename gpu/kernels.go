@@ -38,7 +38,7 @@ import (
 // every kernel the sources declare has a line, and each line's kernel and
 // _nodes twin are in the PTX with the wrapper passing each groupArgs field
 // to the parameter of that name, at its place and of its size. A kernel is
-// chosen by algorithm and Tuning.Variant or Options.Variant (or the Dynamic
+// chosen by algorithm and Tuning.Variant (or the Dynamic
 // and SharedStack shortcuts); Algos and Supports follow the table. A new
 // task layout needs more: its packing in slot.launch, its enumeration in
 // produce, and its fields in groupArgs.
@@ -81,7 +81,7 @@ type kernelSpec struct {
 	algo    nq.Algo
 	variant Variant
 	// name is the kernel's PTX entry; name + "_nodes" is its twin that
-	// also counts search nodes into out[3] (Options.Nodes).
+	// also counts search nodes into out[3] (Tuning.Nodes).
 	name   string
 	layout taskLayout
 	// fetch: the kernel takes its tasks from the 32-bit device counter
@@ -142,16 +142,16 @@ func efStackBytes(n, split, threads int) int { return 16 * efFrames(n, split) * 
 // stacks of a block's threads, SymWords 32-bit words each.
 func symStackBytes(n, depth, threads int) int { return 4 * SymWords(n, depth) * threads }
 
-// variant is the kernel variant the options ask for: Variant when set,
-// else SharedStacks or Dynamic from the shortcuts, else "" for the
-// algorithm's preferred kernel.
-func (o Options) variant() (v Variant, explicit bool) {
+// variant is the kernel variant t asks for: Variant when set, else
+// SharedStacks or Dynamic from the shortcuts, else "" for the algorithm's
+// preferred kernel.
+func (t Tuning) variant() (v Variant, explicit bool) {
 	switch {
-	case o.Variant != "":
-		return o.Variant, true
-	case o.SharedStack:
+	case t.Variant != "":
+		return t.Variant, true
+	case t.SharedStack:
 		return SharedStacks, false
-	case o.Dynamic:
+	case t.Dynamic:
 		return Dynamic, false
 	}
 	return "", false

@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 	"github.com/nqueens-gpu/nqueens-gpu/kernels"
 )
 
@@ -211,8 +212,8 @@ func TestAlgosFollowTable(t *testing.T) {
 			t.Errorf("Supports(%s) = %v, want %v", tt.algo, got, tt.want)
 		}
 	}
-	if !Supports(nq.DefaultAlgo(true)) {
-		t.Errorf("the GPU's default algorithm %s has no kernel", nq.DefaultAlgo(true))
+	if !Supports(plan.DefaultAlgo) {
+		t.Errorf("the GPU's default algorithm %s has no kernel", plan.DefaultAlgo)
 	}
 	if got, want := Variants(nq.Symmetry), []Variant{Static, Dynamic, SharedStacks}; !slices.Equal(got, want) {
 		t.Errorf("Variants(symmetry) = %v, want %v", got, want)
@@ -242,7 +243,7 @@ func TestEightfoldFramesFollowNqtotal(t *testing.T) {
 			var target atomic.Int64
 			target.Store(1 << 30)
 			out := make(chan *group, 1<<12)
-			if err := produce(context.Background(), n, nq.Eightfold, split, 1<<12, 0, 1<<30, &target, nil, out); err != nil {
+			if err := produce(context.Background(), n, nq.Eightfold, split, 1<<12, 1<<30, &target, nil, out); err != nil {
 				t.Fatal(err)
 			}
 			close(out)

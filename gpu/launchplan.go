@@ -3,7 +3,7 @@ package gpu
 import (
 	"time"
 
-	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 )
 
 // slotBytes bounds one slot's task buffers (cuda_solve.go), which caps the
@@ -76,11 +76,11 @@ func newLaunchPlanner(residentThreads, capTasks int, target time.Duration) *laun
 
 // firstGroupTasks is the size of the launch groups the producer packs
 // before consume knows the kernel's resident threads: the planner's floor
-// for the most threads sms SMs can hold (nq.ResidentThreadsPerSM each),
+// for the most threads sms SMs can hold (plan.ResidentThreadsPerSM each),
 // so at least the planner's first size whatever the kernel's occupancy,
 // and at most capTasks.
 func firstGroupTasks(sms, capTasks int) int {
-	return newLaunchPlanner(max(1, sms)*nq.ResidentThreadsPerSM, capTasks, 0).floor()
+	return newLaunchPlanner(max(1, sms)*plan.ResidentThreadsPerSM, capTasks, 0).floor()
 }
 
 // floor is the fewest tasks of a launch: minTasksPerThread per resident

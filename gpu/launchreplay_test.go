@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 )
 
 var replaySMs = flag.Int("replay.sms", 2, "TestLaunchPlanReplay: the SMs of the modelled GPU (132: a whole H100, minutes)")
@@ -150,10 +151,10 @@ func (h *eventHeap) pop() simEvent {
 	return top
 }
 
-// producer is the host's side of a replay: how fast it enumerates tasks,
+// replayHost is the host's side of a replay: how fast it enumerates tasks,
 // and the ramp of the first launch groups. The zero value packs every
 // group at once (the replay's original assumption) and has no ramp.
-type producer struct {
+type replayHost struct {
 	rate float64         // tasks a second; 0: no time at all
 	ramp func(k int) int // the most tasks of group k (rampTasks), or nil
 }
@@ -161,14 +162,14 @@ type producer struct {
 // replay runs total tasks, whose costs cost draws, through the launch loop
 // on g with the sizing rule s, and the producer of the zero value.
 func replay(g gpuSlice, total int, cost func() float64, s sizer) replayStats {
-	return replayProducing(g, total, cost, s, producer{})
+	return replayProducing(g, total, cost, s, replayHost{})
 }
 
 // replayProducing is replay with the producer's pace: group k is packed
 // when launch k-3 is queued (0 to 2 at the start), after the group before
 // it, and takes its tasks ÷ rate seconds; its launch starts no block
 // before that.
-func replayProducing(g gpuSlice, total int, cost func() float64, s sizer, prod producer) replayStats {
+func replayProducing(g gpuSlice, total int, cost func() float64, s sizer, prod replayHost) replayStats {
 	type launch struct {
 		size, taken     int
 		ready           float64 // when the producer had packed it
@@ -548,23 +549,23 @@ func TestLaunchReplayProducer(t *testing.T) {
 		g := gpuSlice{sms, rc.gpu.blocksPerSM, rc.gpu.threads}
 		capTasks := int(float64(rc.capTasks) * scale)
 		total := min(int(math.Round(float64(c.tasks)*scale)), windowTasks*g.resident())
-		perThread := sms * nq.ResidentThreadsPerSM // the producer's guess of the resident threads
+		perThread := sms * plan.ResidentThreadsPerSM // the producer's guess of the resident threads
 		first := min(perThread*minTasksPerThread, capTasks)
-		run := func(p producer) float64 {
+		run := func(p replayHost) float64 {
 			plan := newLaunchPlanner(g.resident(), capTasks, DefaultLaunchTime)
 			seed := uint64(c.n)<<8 | uint64(len(c.algo))
 			return replayProducing(g, total, costDrawer(c, rc.perTaskSeconds, seed), &firstGroups{plan: plan, first: first}, p).wall
 		}
 		rate := producerRate * scale
-		ideal := run(producer{})
-		packing := run(producer{rate: rate})
-		single := run(producer{rate: rate, ramp: func(k int) int {
+		ideal := run(replayHost{})
+		packing := run(replayHost{rate: rate})
+		single := run(replayHost{rate: rate, ramp: func(k int) int {
 			if k == 0 {
 				return 8 * perThread
 			}
 			return math.MaxInt32
 		}})
-		doubling := run(producer{rate: rate, ramp: func(k int) int { return 8 * perThread << min(k, 20) }})
+		doubling := run(replayHost{rate: rate, ramp: func(k int) int { return 8 * perThread << min(k, 20) }})
 		fmt.Fprintf(&tab, "| %d | %d | %.3g | %.3f | %.3f | %.3f |\n", c.n, c.tasks, ideal, packing/ideal, single/ideal, doubling/ideal)
 		if wait := float64(min(first, total)) / rate; packing < wait {
 			t.Errorf("N=%d: the replay with packing ends at %.3f s, before its first group is packed (%.3f s)", c.n, packing, wait)

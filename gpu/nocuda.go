@@ -29,10 +29,9 @@ func DriverVersion() (version int, path string, err error) { return 0, "", ErrNo
 // its counts with tune.
 func OpenWith(ordinal int, tune Tuning) (*Backend, error) { return nil, ErrNoCUDA }
 
-// SolvePartial searches the batches that opt selects and returns their
-// summed partials.
-func (b *Backend) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Options) (nq.Partial, error) {
-	return nq.Partial{}, ErrNoCUDA
+// solve is the count of Backend.Count; there is none without CUDA.
+func (b *Backend) solve(ctx context.Context, spec nq.Spec, sel func(int) bool, done func([]int, nq.Partial)) (nodes uint64, err error) {
+	return 0, ErrNoCUDA
 }
 
 // Close releases the GPU context.

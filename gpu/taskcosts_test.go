@@ -17,6 +17,7 @@ import (
 
 	"github.com/nqueens-gpu/nqueens-gpu/cpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 	"github.com/nqueens-gpu/nqueens-gpu/kernels/host"
 )
@@ -246,7 +247,7 @@ func quantiles(xs []float64) (q []float64, mean float64) {
 }
 
 // One H100: the task lists its counts run.
-var h100Tasks = nq.MinTasks([]int{132})
+var h100Tasks = plan.MinTasks([]int{132})
 
 // TestTaskCostsUpdate rewrites gpu/testdata/taskcosts.tsv (with -update).
 func TestTaskCostsUpdate(t *testing.T) {

@@ -7,8 +7,8 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
-	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/progress"
 )
 
@@ -47,7 +47,7 @@ type config struct {
 	progressInterval   time.Duration // between status lines without a terminal
 	quiet              bool          // no progress reports
 	sharded            bool          // -shard was given: write a shard result
-	shard              job.Shard     // the share of the batches to count
+	shard              plan.Shard    // the share of the batches to count
 
 	// Tuning.
 	depth      int        // rows of the partial boards, 0 = chosen from N and the GPUs (nq.Spec)
@@ -137,7 +137,7 @@ func (cfg config) check(set map[string]bool, common countFlags, shard string) (c
 		return config{}, usageErrorf("invalid -progress-interval %v: want %v or more, such as 30s (shorter intervals flood a log)", cfg.progressInterval, minProgressInterval)
 	}
 	if set["shard"] {
-		if cfg.shard, err = job.ParseShard(shard); err != nil {
+		if cfg.shard, err = plan.ParseShard(shard); err != nil {
 			return config{}, usageErrorf("invalid -shard %s: %v", clip.Quote(shard, clip.Max), err)
 		}
 		cfg.sharded = true

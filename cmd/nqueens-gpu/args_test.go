@@ -12,8 +12,8 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
-	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 )
 
 func TestParseArgsGood(t *testing.T) {
@@ -82,8 +82,8 @@ func TestParseArgsGood(t *testing.T) {
 			c.lo, c.hi, c.checkpoint, c.checkpointInterval = 20, 20, "c", 10*time.Second
 		})},
 		{[]string{"-n", "8", "-progress-interval", "2m", "-quiet"}, with(func(c *config) { c.progressInterval, c.quiet = 2*time.Minute, true })},
-		{[]string{"-n", "8", "-shard", "3/4"}, with(func(c *config) { c.shard, c.sharded = job.Shard{Index: 3, Count: 4}, true })},
-		{[]string{"-n", "8", "-shard", "0/1", "-json"}, with(func(c *config) { c.shard, c.sharded, c.json = job.Shard{Index: 0, Count: 1}, true, true })},
+		{[]string{"-n", "8", "-shard", "3/4"}, with(func(c *config) { c.shard, c.sharded = plan.Shard{Index: 3, Count: 4}, true })},
+		{[]string{"-n", "8", "-shard", "0/1", "-json"}, with(func(c *config) { c.shard, c.sharded, c.json = plan.Shard{Index: 0, Count: 1}, true, true })},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

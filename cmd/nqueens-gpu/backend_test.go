@@ -16,9 +16,9 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/estimate"
-	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
@@ -44,7 +44,7 @@ func TestDeviceCPU(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
 	spec := func(n int) nq.Spec {
-		return nq.Spec{N: n, Algo: nq.DefaultAlgo(false), Depth: tasks.DefaultSplit(n), Batch: nq.DefaultBatch(n)}
+		return nq.Spec{N: n, Algo: plan.DefaultAlgo, Depth: tasks.DefaultSplit(n), Batch: plan.DefaultBatch(n)}
 	}
 	want := []cpuCall{{spec(6), 5}, {spec(7), 5}}
 	same := func(a, b cpuCall) bool {
@@ -57,7 +57,7 @@ func TestDeviceCPU(t *testing.T) {
 		t.Errorf("opened GPUs %v with -device cpu", env.opened)
 	}
 	for _, rec := range decodeJSON(t, r.stdout) {
-		if rec.Backend != "cpu" || rec.Device != "cpu" || rec.DeviceName != "" || rec.Algo != string(nq.DefaultAlgo(false)) {
+		if rec.Backend != "cpu" || rec.Device != "cpu" || rec.DeviceName != "" || rec.Algo != string(plan.DefaultAlgo) {
 			t.Errorf("record %+v, want the CPU backend", rec)
 		}
 	}
@@ -121,8 +121,8 @@ func TestDeviceGPU(t *testing.T) {
 		name    string
 		algo    nq.Algo
 	}{
-		{[]string{"-device", "0"}, 0, "Fake H100", nq.DefaultAlgo(true)},
-		{[]string{"-device", "1"}, 1, "Fake A100", nq.DefaultAlgo(true)},
+		{[]string{"-device", "0"}, 0, "Fake H100", plan.DefaultAlgo},
+		{[]string{"-device", "1"}, 1, "Fake A100", plan.DefaultAlgo},
 		{[]string{"-device", "1", "-algo", "carrychain"}, 1, "Fake A100", nq.CarryChain},
 		{[]string{"-device", "0", "-algo", "symmetry"}, 0, "Fake H100", nq.Symmetry},
 	}
@@ -403,7 +403,7 @@ func TestCheckpointDepthOnOtherDevices(t *testing.T) {
 	wantTotal(runArgs("-device", "0"), "GPU run")
 	var ck struct {
 		Body struct {
-			Job job.Plan `json:"job"`
+			Job plan.Plan `json:"job"`
 		} `json:"body"`
 	}
 	data, err := os.ReadFile(path)
@@ -546,7 +546,7 @@ func TestFallbackEstimate(t *testing.T) {
 	want := "; running on the CPU with 2 workers (expect about " + estimate.Text(func() float64 {
 		var s float64
 		for n := 16; n <= 20; n++ {
-			s += estimate.CPUSeconds(n, nq.DefaultAlgo(false), 2)
+			s += estimate.CPUSeconds(n, plan.DefaultAlgo, 2)
 		}
 		return s
 	}()) + " for N=16-20)\n"

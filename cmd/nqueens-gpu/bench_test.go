@@ -15,8 +15,10 @@ import (
 
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
 )
 
@@ -42,7 +44,7 @@ func publishedCounts(n int) nq.Counts {
 type solverFake struct {
 	mu      sync.Mutex
 	calls   []string // "cpu symmetry 12", "gpu0 carrychain 12", ...
-	devices []gpu.DeviceInfo
+	devices []device.GPU
 	devErr  error
 	openErr error
 	// wrong, if not nil, may change the counts of a call.
@@ -90,7 +92,7 @@ func (f *solverFake) hooks() hooks {
 	return hooks{
 		drivers: func(gpu.Tuning) device.Drivers {
 			return device.Drivers{
-				CPU:   func(int) device.Backend { return &solverBackend{f: f, name: "cpu"} },
+				CPU:   func(int) job.Backend { return &solverBackend{f: f, name: "cpu"} },
 				Procs: func() int { return 4 },
 				GPUs: func() ([]device.GPU, error) {
 					if f.devErr != nil {
@@ -98,7 +100,7 @@ func (f *solverFake) hooks() hooks {
 					}
 					return f.devices, nil
 				},
-				OpenGPU: func(ordinal int) (device.Backend, error) {
+				OpenGPU: func(ordinal int) (job.Backend, error) {
 					if f.openErr != nil {
 						return nil, f.openErr
 					}
@@ -153,7 +155,7 @@ func (b *solverBackend) Close() error {
 }
 
 func oneFakeGPU() *solverFake {
-	return &solverFake{devices: []gpu.DeviceInfo{{Ordinal: 0, Name: "Fake H100", SMs: 132, Major: 9, Minor: 0, MemBytes: 80 << 30}}}
+	return &solverFake{devices: []device.GPU{{Ordinal: 0, Name: "Fake H100", SMs: 132, Major: 9, Minor: 0, MemBytes: 80 << 30}}}
 }
 
 func noGPUFake() *solverFake { return &solverFake{devErr: gpu.ErrNoCUDA, openErr: gpu.ErrNoCUDA} }
@@ -248,7 +250,7 @@ func TestBenchCPUJSON(t *testing.T) {
 		t.Fatalf("runs %d warmup %d series %d", d.Runs, d.Warmup, len(d.Series))
 	}
 	s := d.Series[0]
-	if s.Label != "cpu "+string(nq.DefaultAlgo(false)) || s.Backend != "cpu" || s.Algo != string(nq.DefaultAlgo(false)) || s.Workers != 3 || s.Fallback != "" {
+	if s.Label != "cpu "+string(plan.DefaultAlgo) || s.Backend != "cpu" || s.Algo != string(plan.DefaultAlgo) || s.Workers != 3 || s.Fallback != "" {
 		t.Errorf("series %+v", s)
 	}
 	if len(s.Results) != 3 {

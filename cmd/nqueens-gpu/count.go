@@ -12,9 +12,11 @@ import (
 
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/boards"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/checkpoint"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/estimate"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/progress"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
 )
@@ -38,7 +40,7 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hoo
 		// directory, no such directory) is refused before the devices
 		// are opened, which takes seconds on GPUs. The job checks it
 		// again under the checkpoint's lock.
-		if err := job.CheckCheckpointFile(cfg.checkpoint); err != nil {
+		if err := checkpoint.CheckFile(cfg.checkpoint); err != nil {
 			printError(stderr, err.Error())
 			return exitRuntime
 		}
@@ -121,7 +123,7 @@ func countOne(ctx context.Context, cfg config, devs *device.Devices, h hooks, ar
 	}
 	// Choosing the depth on GPUs counts boards, and with a checkpoint
 	// New enumerates the tasks to check the file against them (unless
-	// the plan is a recorded one, job.KnownPlan), which takes seconds
+	// the plan is a recorded one, plan.Known), which takes seconds
 	// to minutes for large N: a signal must not wait for either (and
 	// NewContext stops listing).
 	type made struct {
@@ -134,7 +136,7 @@ func countOne(ctx context.Context, cfg config, devs *device.Devices, h hooks, ar
 		j, err := job.NewContext(ctx, job.Config{
 			Spec:               spec,
 			Shard:              cfg.shard,
-			Workers:            devs.Workers(spec),
+			Backends:           devs.Backends,
 			Plan:               h.plan,
 			NeedPlan:           !cfg.quiet || cfg.sharded,
 			Checkpoint:         cfg.checkpoint,
@@ -162,7 +164,7 @@ func countOne(ctx context.Context, cfg config, devs *device.Devices, h hooks, ar
 		return code
 	}
 	if m.err != nil {
-		var ce *job.CheckpointError
+		var ce *checkpoint.Error
 		if errors.As(m.err, &ce) {
 			printError(stderr, m.err.Error())
 		} else {
@@ -288,7 +290,7 @@ func droppedText(dropped int) string {
 // progress reports' time left before a rate is measured: the CPU's
 // estimate (package estimate) for a count on the CPU alone, its share
 // for a shard; 0, none, with GPUs.
-func countEstimate(devs *device.Devices, n int, shard job.Shard) time.Duration {
+func countEstimate(devs *device.Devices, n int, shard plan.Shard) time.Duration {
 	if devs.Kind != "cpu" {
 		return 0
 	}

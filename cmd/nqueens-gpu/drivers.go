@@ -11,19 +11,20 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/progress"
 )
 
 // hooks are the program's ties to the devices and the clock. Tests
 // replace them; the program uses defaultHooks. A nil isTerminal means the
 // real one; a nil plan means the job's own (job.Config.Plan: the recorded
-// plan where there is one, else job.MakePlanContext, which stops when the
-// count is interrupted) and job.MakePlan for merge.
+// plan where there is one, else plan.MakeContext, which stops when the
+// count is interrupted) and plan.Make for merge.
 type hooks struct {
 	// drivers wires the backends into the device layer, GPUs opened
 	// with tune.
 	drivers    func(tune gpu.Tuning) device.Drivers
-	plan       func(nq.Spec) (job.Plan, error)     // numbers and fingerprints a job's batches
+	plan       func(nq.Spec) (plan.Plan, error)    // numbers and fingerprints a job's batches
 	isTerminal func(w io.Writer) bool              // whether progress gets a bar
 	since      func(start time.Time) time.Duration // elapsed time of one count
 	// stopWait is how long a stopped count waits for the batches in
@@ -38,10 +39,10 @@ type hooks struct {
 // realDrivers are the cpu and gpu packages.
 func realDrivers(tune gpu.Tuning) device.Drivers {
 	return device.Drivers{
-		CPU:   func(workers int) device.Backend { return cpu.New(workers) },
+		CPU:   func(workers int) job.Backend { return cpu.New(workers) },
 		Procs: func() int { return runtime.GOMAXPROCS(0) },
-		GPUs:  gpu.Devices,
-		OpenGPU: func(ordinal int) (device.Backend, error) {
+		GPUs:  gpuList,
+		OpenGPU: func(ordinal int) (job.Backend, error) {
 			b, err := gpu.OpenWith(ordinal, tune)
 			if err != nil {
 				return nil, err // not a typed nil in an interface
@@ -80,4 +81,14 @@ func (h hooks) withDefaults() hooks {
 // host batch of symmetric solutions.
 func (h hooks) jobConfig() job.Config {
 	return job.Config{Plan: h.plan, Symmetric: h.symmetric}
+}
+
+// gpuList is gpu.Devices as the device layer describes GPUs.
+func gpuList() ([]device.GPU, error) {
+	ds, err := gpu.Devices()
+	gs := make([]device.GPU, len(ds))
+	for i, d := range ds {
+		gs[i] = device.GPU(d)
+	}
+	return gs, err
 }

@@ -15,9 +15,10 @@ import (
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil/fsutiltest"
-	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/shard"
 )
 
 // wantUnchanged fails when dir differs from the state before.
@@ -64,9 +65,9 @@ func editLine(t *testing.T, line string, f func(m map[string]any)) string {
 // resealLine changes a record and writes it with a fresh checksum, as a
 // program with a bug could: only the plan, the overflow checks and the
 // published counts can catch what it says then.
-func resealLine(t *testing.T, line string, f func(r *job.ShardResult)) string {
+func resealLine(t *testing.T, line string, f func(r *shard.Result)) string {
 	t.Helper()
-	var r job.ShardResult
+	var r shard.Result
 	if err := json.Unmarshal([]byte(line), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -103,19 +104,19 @@ func TestMergeRefuses(t *testing.T) {
 			})
 		}), want: "in.jsonl:2 does not match its checksum, so it was changed after the shard run wrote it"},
 		{name: "a sum that wraps around 2^64", lines: change(good, 2, func(l string) string {
-			return resealLine(t, l, func(r *job.ShardResult) { r.Sums.Orbit8 = math.MaxUint64 - 3 })
+			return resealLine(t, l, func(r *shard.Result) { r.Sums.Orbit8 = math.MaxUint64 - 3 })
 		}), want: "in.jsonl:3: its sums overflow 64 bits when added to those before it, which no count up to N=28 does: a record was changed"},
 		{name: "N=99", lines: change(good, 0, func(l string) string {
-			return resealLine(t, l, func(r *job.ShardResult) { r.N = 99 })
+			return resealLine(t, l, func(r *shard.Result) { r.N = 99 })
 		}), want: "in.jsonl:1 claims N=99: N=99 is out of range"},
-		{name: "an N that does not match its fingerprint", lines: []string{resealLine(t, one[0], func(r *job.ShardResult) { r.N = 13 })},
+		{name: "an N that does not match its fingerprint", lines: []string{resealLine(t, one[0], func(r *shard.Result) { r.N = 13 })},
 			want: "in.jsonl: its fingerprint is not that of its own job (N=13 -algo eightfold, depth"},
 		{name: "an unknown algorithm", lines: change(good, 1, func(l string) string {
-			return resealLine(t, l, func(r *job.ShardResult) { r.Algo = "quantum" })
+			return resealLine(t, l, func(r *shard.Result) { r.Algo = "quantum" })
 		}), want: `in.jsonl:2 claims an unknown algorithm "quantum"`},
 		{name: "counts that differ from the published ones", lines: change(good, 0, func(l string) string {
 			// Eightfold's Orbit8 sum is Total: 8 more is one more class of 8.
-			return resealLine(t, l, func(r *job.ShardResult) { r.Sums.Orbit8 += 8 })
+			return resealLine(t, l, func(r *shard.Result) { r.Sums.Orbit8 += 8 })
 		}), want: "merged counts disagree with the published value: N=12 merged to total 14208, unique 1788; published: total 14200, unique 1787 (a shard result is wrong)"},
 		{name: "a 100 KB line", lines: change(good, 0, func(string) string { return strings.Repeat("x", 100000) }),
 			want: "in.jsonl:1 is longer than 16.0 KiB: not a shard result"},
@@ -297,7 +298,7 @@ func TestOutputFilesThroughLinks(t *testing.T) {
 
 // threeBatches is the plan of the fake jobs of the checkpoint tests: 3
 // batches of 700 tasks in all.
-func threeBatches(s nq.Spec) (job.Plan, error) {
+func threeBatches(s nq.Spec) (plan.Plan, error) {
 	p, _ := fakePlan(s)
 	p.Batches, p.TaskCount = 3, 700
 	return p, nil

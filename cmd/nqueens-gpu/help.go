@@ -9,6 +9,7 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/progress"
 )
 
@@ -27,8 +28,8 @@ func helpText(name string) string {
 	return strings.NewReplacer(
 		"{ALGOS}", algoNames(nq.Algos()),
 		"{GPUALGOS}", algoNames(gpu.Algos()),
-		"{CPUDEFAULT}", string(nq.DefaultAlgo(false)),
-		"{GPUDEFAULT}", string(nq.DefaultAlgo(true)),
+		"{CPUDEFAULT}", string(plan.DefaultAlgo),
+		"{GPUDEFAULT}", string(plan.DefaultAlgo),
 		"{MAXBOARDS}", strconv.Itoa(defaultMaxBoards),
 		"{MAXPRINTN}", strconv.Itoa(maxPrintN),
 		"{MINN}", strconv.Itoa(nq.MinN),

@@ -17,6 +17,7 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 )
 
 // fixedElapsed is what the fake clock of the tests reports for every count.
@@ -90,9 +91,8 @@ func fakeSymmetric(ctx context.Context, n int) (s90, s180 uint64, err error) { r
 
 // fakePlan is the plan of the fake jobs: one batch of one task, and an
 // eightfold count's host batch after it.
-func fakePlan(s nq.Spec) (job.Plan, error) {
-	s = s.Normalize()
-	p := job.Plan{N: s.N, Algo: s.Algo, Tasks: "fake", Depth: s.Depth, Batch: s.Batch, Batches: 1, TaskCount: 1, TaskSHA256: "fake"}
+func fakePlan(s nq.Spec) (plan.Plan, error) {
+	p := plan.Plan{N: s.N, Algo: s.Algo, Tasks: "fake", Depth: s.Depth, Batch: s.Batch, Batches: 1, TaskCount: 1, TaskSHA256: "fake"}
 	if s.HostBatch() {
 		p.Batches, p.TaskCount = 2, 2
 	}
@@ -116,7 +116,7 @@ func (f *fakeEnv) hooks() hooks {
 // drivers are the fake devices: the CPU, and GPUs opened with tune.
 func (f *fakeEnv) drivers(tune gpu.Tuning) device.Drivers {
 	return device.Drivers{
-		CPU:   func(workers int) device.Backend { return &fakeCPU{env: f, workers: workers} },
+		CPU:   func(workers int) job.Backend { return &fakeCPU{env: f, workers: workers} },
 		Procs: func() int { return 3 },
 		GPUs: func() ([]device.GPU, error) {
 			if f.devErr != nil {
@@ -124,7 +124,7 @@ func (f *fakeEnv) drivers(tune gpu.Tuning) device.Drivers {
 			}
 			return f.devices, nil
 		},
-		OpenGPU: func(ordinal int) (device.Backend, error) {
+		OpenGPU: func(ordinal int) (job.Backend, error) {
 			f.mu.Lock()
 			f.opened = append(f.opened, ordinal)
 			f.mu.Unlock()

@@ -16,9 +16,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/shard"
 )
 
 // beMain makes the test binary run the program instead of the tests, so
@@ -264,7 +265,7 @@ func TestInterruptSavesCheckpoint(t *testing.T) {
 		return nil
 	}
 	h := env.hooks()
-	h.plan = func(s nq.Spec) (job.Plan, error) {
+	h.plan = func(s nq.Spec) (plan.Plan, error) {
 		p, _ := fakePlan(s)
 		p.Batches, p.TaskCount = 3, 700
 		return p, nil
@@ -307,8 +308,8 @@ func TestShardsMerge(t *testing.T) {
 				if r.code != 0 || r.stderr != "" {
 					t.Fatalf("%s N=%d shard %d: exit %d, stderr %q", algo, n, i, r.code, r.stderr)
 				}
-				var sr job.ShardResult
-				if err := json.Unmarshal([]byte(r.stdout), &sr); err != nil || sr.Kind != job.ShardKind || sr.Shard != i ||
+				var sr shard.Result
+				if err := json.Unmarshal([]byte(r.stdout), &sr); err != nil || sr.Kind != shard.Kind || sr.Shard != i ||
 					sr.Shards != 4 || sr.N != n || string(sr.Algo) != algo || len(sr.Fingerprint) != 64 || sr.Version == "" {
 					t.Fatalf("shard result %q: %v", r.stdout, err)
 				}
@@ -414,7 +415,7 @@ func TestProgressLines(t *testing.T) {
 
 // At N=24 and up the first status line of a CPU count has the total, the
 // percentage and an estimated time left: the job starts from the recorded
-// task list (job.KnownPlan) instead of listing 1.5 billion tasks first
+// task list (plan.Known) instead of listing 1.5 billion tasks first
 // (N=26), which used to leave the line at "listing the tasks" for a minute
 // and more. A signal then ends the count at once, its task listing and
 // batch in hand included.
@@ -429,7 +430,7 @@ func TestProgressLargeNFromStart(t *testing.T) {
 	h := env.hooks()
 	h.plan = nil // the job's own
 	for _, n := range []int{24, 26, 28} {
-		want, _ := job.KnownPlan(nq.Spec{N: n, Algo: nq.Eightfold})
+		want, _ := plan.Known(plan.Normalize(nq.Spec{N: n}))
 		ctx, cancel := context.WithCancel(context.Background())
 		time.AfterFunc(150*time.Millisecond, cancel)
 		var out bytes.Buffer

@@ -10,8 +10,9 @@ import (
 	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
-	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/shard"
 )
 
 // runMerge runs `nqueens-gpu merge`.
@@ -53,22 +54,22 @@ func runMergeWith(ctx context.Context, args []string, stdout, stderr io.Writer, 
 		return exitUsage
 	}
 	h = h.withDefaults()
-	var srcs []job.Source
+	var srcs []shard.Source
 	for _, name := range files {
 		// Regular files only, of bounded size and line length: a FIFO
 		// or a device would hang the merge or never end.
-		s, err := job.ReadShardFile(name)
+		s, err := shard.ReadFile(name)
 		if err != nil {
 			printError(stderr, "merge: "+err.Error())
 			return exitRuntime
 		}
 		srcs = append(srcs, s...)
 	}
-	plan := h.plan
-	if plan == nil {
-		plan = job.MakePlan
+	makePlan := h.plan
+	if makePlan == nil {
+		makePlan = plan.Make
 	}
-	m, err := job.MergeShards(srcs, plan)
+	m, err := shard.Merge(srcs, makePlan)
 	if err != nil {
 		printError(stderr, "merge: "+err.Error())
 		return exitRuntime

@@ -2,7 +2,7 @@
 // once (Parse, ParseList), opens the CPU and GPU backends behind one
 // interface (Open), falls back to the CPU with the reason when no GPU can
 // be used, and turns what it opened into the workers of a job
-// (Devices.Workers). The counting command, bench and check all go through
+// (Devices.Job). The counting command, bench and check all go through
 // it, so that "-device all" means every GPU everywhere.
 //
 // It reaches the backends only through Drivers, which the command fills
@@ -11,7 +11,6 @@
 package device
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -20,6 +19,7 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 )
 
 // Set is one parsed -device value: the CPU, GPUs by ordinal or all of
@@ -146,22 +146,7 @@ type GPU struct {
 	MemBytes uint64 // global memory
 }
 
-// Backend counts the numbered task batches of a count on one device: the
-// CPU (all its cores) or one GPU.
-type Backend interface {
-	// Name is "cpu" or "gpuK" for GPU ordinal K.
-	Name() string
-	// Count searches the task batches of spec (normalized, and split
-	// into tasks: the job counts whole boards itself) for which sel
-	// returns true, reports each finished one to done (from several
-	// goroutines at once, possibly), and returns when every batch is
-	// through, or ctx's error once ctx is cancelled.
-	Count(ctx context.Context, spec nq.Spec, sel func(int) bool, done func([]int, nq.Partial)) error
-	// Close releases the device.
-	Close() error
-}
-
-// NodeCounter is a Backend that counts search nodes (the GPU kernels'
+// NodeCounter is a backend that counts search nodes (the GPU kernels'
 // -gpu-nodes variants). TakeNodes returns the nodes counted since the last
 // call and starts again from zero.
 type NodeCounter interface {
@@ -172,7 +157,7 @@ type NodeCounter interface {
 // and gpu packages, tests with fakes.
 type Drivers struct {
 	// CPU returns the CPU backend with workers goroutines.
-	CPU func(workers int) Backend
+	CPU func(workers int) job.Backend
 	// Procs is the number of goroutines the CPU runs at once
 	// (GOMAXPROCS): the CPU's workers when none are asked for.
 	Procs func() int
@@ -180,7 +165,7 @@ type Drivers struct {
 	// without CUDA, no driver, no device).
 	GPUs func() ([]GPU, error)
 	// OpenGPU opens the GPU with the ordinal.
-	OpenGPU func(ordinal int) (Backend, error)
+	OpenGPU func(ordinal int) (job.Backend, error)
 	// GPUAlgos lists the algorithms that have a GPU kernel.
 	GPUAlgos []nq.Algo
 	// Fix says in one clause what the user can do about an error of GPUs
@@ -201,7 +186,7 @@ type Options struct {
 	// one per GPU that counts next to the CPU.
 	Workers int
 	// Algo is the algorithm asked for; "" means the default of the
-	// devices that open (nq.DefaultAlgo).
+	// devices that open (plan.Algo).
 	Algo nq.Algo
 	// RequireGPU refuses the fallback to the CPU: Open returns a
 	// *FallbackError instead.
@@ -228,7 +213,7 @@ func (e *FallbackError) Error() string {
 type Devices struct {
 	// Backends are the GPUs that opened, in the order asked, then the
 	// CPU when it counts.
-	Backends []Backend
+	Backends []job.Backend
 	// GPUs describes the GPUs that opened; empty on the CPU alone.
 	GPUs []GPU
 	// Kind is "cpu", "gpu" or "gpu+cpu"; Device is "cpu", the GPU
@@ -286,10 +271,7 @@ func Open(set Set, opt Options, d Drivers) (*Devices, error) {
 			g.Close()
 		}
 	}
-	algo := opt.Algo
-	if algo == "" {
-		algo = nq.DefaultAlgo(true)
-	}
+	algo := plan.Algo(opt.Algo)
 	var ordinals, names []string
 	for _, g := range infos {
 		ordinals = append(ordinals, strconv.Itoa(g.Ordinal))
@@ -329,15 +311,11 @@ func cpuOnly(opt Options, d Drivers, fallback, fix string) *Devices {
 	if w == 0 {
 		w = d.Procs()
 	}
-	algo := opt.Algo
-	if algo == "" {
-		algo = nq.DefaultAlgo(false)
-	}
 	return &Devices{
-		Backends:    []Backend{d.CPU(opt.Workers)},
+		Backends:    []job.Backend{d.CPU(w)},
 		Kind:        "cpu",
 		Device:      "cpu",
-		Algo:        algo,
+		Algo:        plan.Algo(opt.Algo),
 		CPUWorkers:  w,
 		Fallback:    fallback,
 		FallbackFix: fix,
@@ -357,7 +335,7 @@ func supports(algos []nq.Algo, a nq.Algo) bool {
 // descriptions, or none and the reason to fall back to the CPU with what
 // to do about it. Of several GPUs, one that does not exist or does not
 // open is left out with a line in leftOut.
-func openGPUs(set Set, d Drivers) (gs []Backend, infos []GPU, why, fix string, leftOut []string) {
+func openGPUs(set Set, d Drivers) (gs []job.Backend, infos []GPU, why, fix string, leftOut []string) {
 	devs, err := d.GPUs()
 	if err != nil {
 		return nil, nil, "no GPU available (" + err.Error() + ")", d.fix(err), nil
@@ -453,8 +431,9 @@ func Workers(k int) string {
 }
 
 // Spec is the spec of a count of n with algo ("": the devices' Algo) at
-// depth (0: the default) on these devices, normalized: the default depth
-// is the one for the GPUs that count.
+// depth (0: the default) on these devices, normalized (plan.Normalize):
+// the default depth is the one for the GPUs that count. Every count,
+// bench and check run sets its spec up here.
 func (d *Devices) Spec(n int, algo nq.Algo, depth int) nq.Spec {
 	if algo == "" {
 		algo = d.Algo
@@ -463,27 +442,14 @@ func (d *Devices) Spec(n int, algo nq.Algo, depth int) nq.Spec {
 	for _, g := range d.GPUs {
 		s.SMs = append(s.SMs, g.SMs)
 	}
-	return s.Normalize()
-}
-
-// Workers returns one job worker per backend for spec: every GPU, each
-// driving its own context, and the CPU with all its goroutines, sharing
-// the job's batches.
-func (d *Devices) Workers(spec nq.Spec) []job.Worker {
-	ws := make([]job.Worker, len(d.Backends))
-	for i, b := range d.Backends {
-		ws[i] = job.Worker{Name: b.Name(), Run: func(ctx context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
-			return b.Count(ctx, spec, sel, done)
-		}}
-	}
-	return ws
+	return plan.Normalize(s)
 }
 
 // Job is the configuration of a job that counts spec on every device:
-// cfg's Plan and Symmetric (nil for the real ones) with the spec and the
-// devices' workers.
+// cfg (its Plan, Symmetric and the long-run fields) with the spec and the
+// backends.
 func (d *Devices) Job(spec nq.Spec, cfg job.Config) job.Config {
-	cfg.Spec, cfg.Workers = spec, d.Workers(spec)
+	cfg.Spec, cfg.Backends = spec, d.Backends
 	return cfg
 }
 

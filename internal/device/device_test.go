@@ -86,10 +86,10 @@ func (f *fake) Close() error { *f.closed++; return nil }
 // makes single GPUs fail to open.
 func drivers(gpus []GPU, listErr error, failing map[int]error, counts *[]string, closed *int) Drivers {
 	return Drivers{
-		CPU:   func(w int) Backend { return &fake{name: fmt.Sprintf("cpu/%d", w), counts: counts, closed: closed} },
+		CPU:   func(w int) job.Backend { return &fake{name: fmt.Sprintf("cpu/%d", w), counts: counts, closed: closed} },
 		Procs: func() int { return 4 },
 		GPUs:  func() ([]GPU, error) { return gpus, listErr },
-		OpenGPU: func(o int) (Backend, error) {
+		OpenGPU: func(o int) (job.Backend, error) {
 			if err := failing[o]; err != nil {
 				return nil, err
 			}

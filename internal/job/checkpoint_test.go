@@ -1,7 +1,6 @@
 package job
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,9 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/checkpoint"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil/fsutiltest"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 )
 
 // goodCheckpoint returns the bytes of a checkpoint of a fake job of nb
@@ -25,7 +26,7 @@ func goodCheckpoint(t *testing.T, nb, done int) []byte {
 	path := filepath.Join(t.TempDir(), "ck")
 	ctx, cancel := context.WithCancel(context.Background())
 	n := 0
-	w := Worker{Name: "w", Run: func(c context.Context, sel func(int) bool, fin func([]int, nq.Partial)) error {
+	w := funcBackend{name: "w", run: func(c context.Context, sel func(int) bool, fin func([]int, nq.Partial)) error {
 		for i := 0; i < nb; i++ {
 			if c.Err() != nil {
 				return c.Err()
@@ -39,7 +40,7 @@ func goodCheckpoint(t *testing.T, nb, done int) []byte {
 		}
 		return nil
 	}}
-	j, err := New(Config{Spec: nq.Spec{N: 16, Algo: nq.Symmetry}, Workers: []Worker{w}, Plan: fakePlan(nb), Checkpoint: path})
+	j, err := New(Config{Spec: norm(nq.Spec{N: 16, Algo: nq.Symmetry}), Backends: []Backend{w}, Plan: fakePlan(nb), Checkpoint: path})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func goodCheckpoint(t *testing.T, nb, done int) []byte {
 func TestCheckpointFiles(t *testing.T) {
 	const nb = 40
 	half := goodCheckpoint(t, nb, 15)
-	spec := nq.Spec{N: 16, Algo: nq.Symmetry}
+	spec := norm(nq.Spec{N: 16, Algo: nq.Symmetry})
 	type setup struct {
 		dir, ck string // the directory and the -checkpoint path
 	}
@@ -121,12 +122,12 @@ func TestCheckpointFiles(t *testing.T) {
 			name: "huge file",
 			prepare: func(t *testing.T, s setup) []string {
 				f, _ := os.Create(s.ck)
-				f.Truncate(MaxCheckpointBytes + 1) // sparse: no disk used
+				f.Truncate(checkpoint.MaxCheckpointBytes + 1) // sparse: no disk used
 				f.Close()
 				return []string{"ck"}
 			},
 			want: fmt.Sprintf("checkpoint CK is larger than %s, the most a checkpoint can hold (a job of 2^30 batches; N=28 has 160862143 batches at its default depth and batch size, a checkpoint of about 25.6 MiB); it is not a checkpoint",
-				fsutil.FormatBytes(MaxCheckpointBytes)),
+				fsutil.FormatBytes(checkpoint.MaxCheckpointBytes)),
 		},
 		{
 			name: "flipped byte, checksum",
@@ -248,14 +249,14 @@ func TestCheckpointFiles(t *testing.T) {
 			list := fsutiltest.Names(t, dir)
 			var warnings []string
 			start := time.Now()
-			j, err := New(Config{Spec: spec, Workers: workersOf(&fakeWorker{nb: nb, failAt: -1}), Plan: fakePlan(nb),
+			j, err := New(Config{Spec: spec, Backends: workersOf(&fakeWorker{nb: nb, failAt: -1}), Plan: fakePlan(nb),
 				Checkpoint: s.ck, Warn: func(m string) { warnings = append(warnings, m) }})
 			if time.Since(start) > 5*time.Second {
 				t.Errorf("New took %v", time.Since(start))
 			}
 			want := strings.ReplaceAll(tt.want, "CK", s.ck)
 			if tt.want != "" {
-				var ce *CheckpointError
+				var ce *checkpoint.Error
 				if !errors.As(err, &ce) || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
 					t.Errorf("error %v\nwant a checkpoint error with %q", err, want)
 				}
@@ -264,7 +265,7 @@ func TestCheckpointFiles(t *testing.T) {
 					t.Fatal(err)
 				}
 				res, err := j.Run(context.Background())
-				if err != nil || !res.Complete || res.Partial != fakeSum(nb, Shard{}) {
+				if err != nil || !res.Complete || res.Partial != fakeSum(nb, plan.Shard{}) {
 					t.Fatalf("run: %+v, %v", res, err)
 				}
 				if tt.after != nil {
@@ -295,7 +296,7 @@ func TestCheckpointFiles(t *testing.T) {
 func TestCheckpointLock(t *testing.T) {
 	const nb = 30
 	path := filepath.Join(t.TempDir(), "ck")
-	cfg := Config{Spec: nq.Spec{N: 16, Algo: nq.Symmetry}, Workers: workersOf(&fakeWorker{nb: nb, failAt: -1}), Plan: fakePlan(nb), Checkpoint: path}
+	cfg := Config{Spec: norm(nq.Spec{N: 16, Algo: nq.Symmetry}), Backends: workersOf(&fakeWorker{nb: nb, failAt: -1}), Plan: fakePlan(nb), Checkpoint: path}
 	first, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -329,51 +330,5 @@ func TestCheckpointLock(t *testing.T) {
 	j.Close()
 	if _, err := os.Stat(path + ".lock"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("lock file after Close: %v", err)
-	}
-}
-
-// The checkpoint encoding that puts the done set in after the JSON
-// encoding gives the bytes of the plain one, for a large job (N=26: 15
-// MiB), for strings that JSON escapes, and for a command line that holds
-// the done set's mark; and it is the faster.
-func TestEncodeCheckpointSplice(t *testing.T) {
-	p, _ := KnownPlan(nq.Spec{N: 26, Algo: nq.Eightfold})
-	small := Plan{N: 16, Algo: nq.Symmetry, Tasks: "fake", Batch: 256, Batches: 70, TaskCount: 17900, TaskSHA256: "fake"}
-	for _, tt := range []struct {
-		name string
-		plan Plan
-		args []string
-	}{
-		{"N=26", p, []string{"nqueens-gpu", "-n", "26"}},
-		{"escaped strings", small, []string{"nqueens-gpu", "-checkpoint", "<a & b>\n\"c\"\u2028"}},
-		{"the mark", small, []string{"nqueens-gpu", doneMark}},
-		{"the mark quoted", small, []string{`"` + doneMark + `"`}},
-	} {
-		c := &checkpoint{}
-		for _, i := range []int{0, 5, 63, 64, tt.plan.Batches - 1} {
-			c.done.add(i)
-		}
-		c.body = checkpointBody{Program: "nqueens-gpu", Version: "v", Job: tt.plan, Fingerprint: tt.plan.Fingerprint(),
-			DoneBatches: 5, Partial: nq.Partial{1, 2, 3, 4}, Runs: 1, Command: tt.args}
-		t0 := time.Now()
-		got, err := encodeCheckpoint(c)
-		fast := time.Since(t0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t0 = time.Now()
-		want, _ := encodeCheckpointPlain(c)
-		plain := time.Since(t0)
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s: the encodings differ (%d and %d bytes)", tt.name, len(got), len(want))
-		}
-		path := filepath.Join(t.TempDir(), "ck")
-		if err := os.WriteFile(path, got, 0o666); err != nil {
-			t.Fatal(err)
-		}
-		if back, err := loadCheckpoint(path); err != nil || back.done.count() != 5 || back.body.DoneBatches != 5 {
-			t.Errorf("%s: read back: %v", tt.name, err)
-		}
-		t.Logf("%s: %d bytes in %v, plain %v", tt.name, len(got), fast, plain)
 	}
 }

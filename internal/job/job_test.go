@@ -13,14 +13,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/checkpoint"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/shard"
 )
 
 // fakePlan is the plan of a job of nb batches of fake tasks.
-func fakePlan(nb int) func(nq.Spec) (Plan, error) {
-	return func(s nq.Spec) (Plan, error) {
-		s = s.Normalize()
-		return Plan{N: s.N, Algo: s.Algo, Tasks: "fake", Batch: s.Batch, Batches: nb,
+func fakePlan(nb int) func(nq.Spec) (plan.Plan, error) {
+	return func(s nq.Spec) (plan.Plan, error) {
+		return plan.Plan{N: s.N, Algo: s.Algo, Tasks: "fake", Depth: s.Depth, Batch: s.Batch, Batches: nb,
 			TaskCount: int64(nb)*int64(s.Batch) - 3, TaskSHA256: "fake"}, nil
 	}
 }
@@ -31,7 +33,7 @@ func fakePartial(i int) nq.Partial {
 	return nq.Partial{0, uint64(i % 7), uint64(i*i + 1), uint64(1) << (i % 40)}
 }
 
-func fakeSum(nb int, sh Shard) nq.Partial {
+func fakeSum(nb int, sh plan.Shard) nq.Partial {
 	var p nq.Partial
 	for i := 0; i < nb; i++ {
 		if sh.Has(i) {
@@ -95,10 +97,10 @@ func (f *fakeWorker) run(ctx context.Context, sel func(int) bool, done func([]in
 	return nil
 }
 
-func workersOf(fs ...*fakeWorker) []Worker {
-	ws := make([]Worker, len(fs))
+func workersOf(fs ...*fakeWorker) []Backend {
+	ws := make([]Backend, len(fs))
 	for i, f := range fs {
-		ws[i] = Worker{Name: fmt.Sprintf("fake%d", i), Run: f.run}
+		ws[i] = funcBackend{name: fmt.Sprintf("fake%d", i), run: f.run}
 	}
 	return ws
 }
@@ -107,13 +109,13 @@ func workersOf(fs ...*fakeWorker) []Worker {
 // the single worker's sum, whatever their mix of report sizes.
 func TestSharedQueue(t *testing.T) {
 	const nb = 3000
-	want := fakeSum(nb, Shard{})
+	want := fakeSum(nb, plan.Shard{})
 	for _, launches := range [][]int{{1}, {1, 1}, {1, 64}, {64, 64, 1}, {1, 1, 1, 1, 17}} {
 		var fs []*fakeWorker
 		for i, l := range launches {
 			fs = append(fs, &fakeWorker{nb: nb, launch: l, seed: int64(i), failAt: -1})
 		}
-		j, err := New(Config{Spec: nq.Spec{N: 16, Algo: nq.Symmetry}, Workers: workersOf(fs...), Plan: fakePlan(nb), NeedPlan: true})
+		j, err := New(Config{Spec: norm(nq.Spec{N: 16, Algo: nq.Symmetry}), Backends: workersOf(fs...), Plan: fakePlan(nb), NeedPlan: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -152,28 +154,28 @@ func TestWorkerFailure(t *testing.T) {
 	warn := func(s string) { mu.Lock(); warnings = append(warnings, s); mu.Unlock() }
 	bad := &fakeWorker{nb: nb, launch: 32, seed: 1, failAt: 100}
 	good := &fakeWorker{nb: nb, launch: 1, seed: 2, failAt: -1, startDelay: 20 * time.Millisecond}
-	j, _ := New(Config{Spec: nq.Spec{N: 16, Algo: nq.Symmetry}, Workers: workersOf(bad, good), Plan: fakePlan(nb), NeedPlan: true, Warn: warn})
+	j, _ := New(Config{Spec: norm(nq.Spec{N: 16, Algo: nq.Symmetry}), Backends: workersOf(bad, good), Plan: fakePlan(nb), NeedPlan: true, Warn: warn})
 	res, err := j.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Partial != fakeSum(nb, Shard{}) {
-		t.Errorf("sum %v, want %v", res.Partial, fakeSum(nb, Shard{}))
+	if res.Partial != fakeSum(nb, plan.Shard{}) {
+		t.Errorf("sum %v, want %v", res.Partial, fakeSum(nb, plan.Shard{}))
 	}
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "fake0: device lost") {
 		t.Errorf("warnings %q", warnings)
 	}
 
 	// When every worker fails the job fails.
-	j, _ = New(Config{Spec: nq.Spec{N: 16, Algo: nq.Symmetry}, Plan: fakePlan(nb),
-		Workers: workersOf(&fakeWorker{nb: nb, failAt: 3}, &fakeWorker{nb: nb, failAt: 7})})
+	j, _ = New(Config{Spec: norm(nq.Spec{N: 16, Algo: nq.Symmetry}), Plan: fakePlan(nb),
+		Backends: workersOf(&fakeWorker{nb: nb, failAt: 3}, &fakeWorker{nb: nb, failAt: 7})})
 	if _, err := j.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "device lost") {
 		t.Errorf("all workers failed: error %v", err)
 	}
 
 	// Workers that skip batches are caught by the plan check.
-	j, _ = New(Config{Spec: nq.Spec{N: 16, Algo: nq.Symmetry}, Plan: fakePlan(nb), NeedPlan: true,
-		Workers: workersOf(&fakeWorker{nb: nb - 1, failAt: -1})})
+	j, _ = New(Config{Spec: norm(nq.Spec{N: 16, Algo: nq.Symmetry}), Plan: fakePlan(nb), NeedPlan: true,
+		Backends: workersOf(&fakeWorker{nb: nb - 1, failAt: -1})})
 	if _, err := j.Run(context.Background()); !errors.Is(err, ErrIncomplete) {
 		t.Errorf("missing batch: error %v", err)
 	}
@@ -183,7 +185,7 @@ func TestWorkerFailure(t *testing.T) {
 // counting it twice.
 func TestRepeatedBatchFails(t *testing.T) {
 	const nb = 20
-	repeat := Worker{Name: "echo", Run: func(ctx context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
+	repeat := funcBackend{name: "echo", run: func(ctx context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
 		for i := 0; i < nb; i++ {
 			if sel(i) {
 				done([]int{i}, fakePartial(i))
@@ -192,12 +194,12 @@ func TestRepeatedBatchFails(t *testing.T) {
 		done([]int{nb - 1, 3}, fakePartial(3)) // 3 again
 		return nil
 	}}
-	j, _ := New(Config{Spec: nq.Spec{N: 16, Algo: nq.Symmetry}, Plan: fakePlan(nb), NeedPlan: true, Workers: []Worker{repeat}})
+	j, _ := New(Config{Spec: norm(nq.Spec{N: 16, Algo: nq.Symmetry}), Plan: fakePlan(nb), NeedPlan: true, Backends: []Backend{repeat}})
 	res, err := j.Run(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "twice") {
 		t.Fatalf("error %v, want a repeated batch", err)
 	}
-	if res.Partial != fakeSum(nb, Shard{}) {
+	if res.Partial != fakeSum(nb, plan.Shard{}) {
 		t.Errorf("sum %v: the repeated report was added", res.Partial)
 	}
 }
@@ -205,14 +207,14 @@ func TestRepeatedBatchFails(t *testing.T) {
 func TestShards(t *testing.T) {
 	const nb = 1001
 	// N=28: no published counts to cross-check the fake sums with.
-	spec := nq.Spec{N: 28, Algo: nq.Symmetry}
+	spec := norm(nq.Spec{N: 28, Algo: nq.Symmetry})
 	for _, m := range []int{1, 2, 3, 4, 7} {
 		var sum nq.Partial
-		var srcs []Source
+		var srcs []shard.Source
 		for i := 0; i < m; i++ {
-			sh := Shard{Index: i, Count: m}
+			sh := plan.Shard{Index: i, Count: m}
 			j, _ := New(Config{Spec: spec, Shard: sh, Plan: fakePlan(nb), NeedPlan: true,
-				Workers: workersOf(&fakeWorker{nb: nb, failAt: -1}, &fakeWorker{nb: nb, launch: 9, seed: 5, failAt: -1})})
+				Backends: workersOf(&fakeWorker{nb: nb, failAt: -1}, &fakeWorker{nb: nb, launch: 9, seed: 5, failAt: -1})})
 			res, err := j.Run(context.Background())
 			if err != nil {
 				t.Fatal(err)
@@ -221,51 +223,17 @@ func TestShards(t *testing.T) {
 				t.Errorf("shard %v: %v in %d batches", sh, res.Partial, res.Batches)
 			}
 			sum.Add(res.Partial)
-			srcs = append(srcs, Source{fmt.Sprint("s", i), sealed(t, NewShardResult(res.Plan, sh, res))})
+			srcs = append(srcs, shard.Source{Name: fmt.Sprint("s", i), Result: sealed(t, shard.NewResult(res.Plan, sh, res.Batches, res.Partial))})
 		}
-		if sum != fakeSum(nb, Shard{}) {
+		if sum != fakeSum(nb, plan.Shard{}) {
 			t.Errorf("%d shards sum to %v", m, sum)
 		}
-		mg, err := MergeShards(srcs, fakePlan(nb))
+		mg, err := shard.Merge(srcs, fakePlan(nb))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if mg.Counts.C8 != sum[3] {
 			t.Errorf("merged %v", mg.Counts)
-		}
-	}
-}
-
-// sealed is r as merge reads it back from a shard run's output: written
-// with its checksum and decoded.
-func sealed(t *testing.T, r ShardResult) ShardResult {
-	t.Helper()
-	data, err := json.Marshal(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back ShardResult
-	if err := json.Unmarshal(data, &back); err != nil {
-		t.Fatal(err)
-	}
-	return back
-}
-
-func TestParseShard(t *testing.T) {
-	good := map[string]Shard{"0/1": {0, 1}, "0/4": {0, 4}, "3/4": {3, 4}, "12/1000": {12, 1000}}
-	for s, want := range good {
-		if got, err := ParseShard(s); err != nil || got != want {
-			t.Errorf("%q: %v, %v", s, got, err)
-		}
-	}
-	for _, s := range []string{"", "1", "4/4", "5/4", "-1/4", "0/0", "a/b", "1/", "/4", "0/4/5", "0x1/4", "+1/4", "0/9999999999", "0/2000000"} {
-		if _, err := ParseShard(s); err == nil {
-			t.Errorf("%q accepted", s)
-		}
-	}
-	for _, tt := range []struct{ sh, total, want int }{{0, 0, 0}, {0, 1, 1}, {1, 1, 0}, {3, 10, 2}, {1, 10, 3}, {0, 12, 3}} {
-		if got := (Shard{tt.sh, 4}).Batches(tt.total); got != tt.want {
-			t.Errorf("shard %d/4 of %d: %d, want %d", tt.sh, tt.total, got, tt.want)
 		}
 	}
 }
@@ -276,11 +244,11 @@ func TestCheckpointResume(t *testing.T) {
 	const nb = 400
 	dir := t.TempDir()
 	path := filepath.Join(dir, "ck.json")
-	spec := nq.Spec{N: 16, Algo: nq.Symmetry}
+	spec := norm(nq.Spec{N: 16, Algo: nq.Symmetry})
 	ctx, cancel := context.WithCancel(context.Background())
 	count := 0
 	var mu sync.Mutex
-	w := Worker{Name: "w", Run: func(c context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
+	w := funcBackend{name: "w", run: func(c context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
 		for i := 0; i < nb; i++ {
 			if c.Err() != nil {
 				return c.Err()
@@ -297,7 +265,7 @@ func TestCheckpointResume(t *testing.T) {
 		}
 		return nil
 	}}
-	j, err := New(Config{Spec: spec, Workers: []Worker{w}, Plan: fakePlan(nb), Checkpoint: path})
+	j, err := New(Config{Spec: spec, Backends: []Backend{w}, Plan: fakePlan(nb), Checkpoint: path})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,14 +273,14 @@ func TestCheckpointResume(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || !res.Saved || res.Batches != 150 || res.Complete {
 		t.Fatalf("interrupted run: %+v, %v", res, err)
 	}
-	ck, err := loadCheckpoint(path)
-	if err != nil || ck.body.DoneBatches != 150 || ck.body.Complete {
+	ck, err := checkpoint.Load(path)
+	if err != nil || ck.Body.DoneBatches != 150 || ck.Body.Complete {
 		t.Fatalf("checkpoint %+v, %v", ck, err)
 	}
 
 	// Resume with two fake workers: each batch exactly once in all.
 	f1, f2 := &fakeWorker{nb: nb, failAt: -1}, &fakeWorker{nb: nb, launch: 10, failAt: -1}
-	j, err = New(Config{Spec: spec, Workers: workersOf(f1, f2), Plan: fakePlan(nb), Checkpoint: path})
+	j, err = New(Config{Spec: spec, Backends: workersOf(f1, f2), Plan: fakePlan(nb), Checkpoint: path})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,19 +288,19 @@ func TestCheckpointResume(t *testing.T) {
 		t.Errorf("status after resume %+v", st)
 	}
 	res, err = j.Run(context.Background())
-	if err != nil || res.Partial != fakeSum(nb, Shard{}) || !res.Complete || len(f1.got)+len(f2.got) != nb-150 {
+	if err != nil || res.Partial != fakeSum(nb, plan.Shard{}) || !res.Complete || len(f1.got)+len(f2.got) != nb-150 {
 		t.Fatalf("resumed run: %+v, %v; searched %d", res, err, len(f1.got)+len(f2.got))
 	}
-	ck, err = loadCheckpoint(path)
-	if err != nil || !ck.body.Complete || ck.body.Runs != 2 {
+	ck, err = checkpoint.Load(path)
+	if err != nil || !ck.Body.Complete || ck.Body.Runs != 2 {
 		t.Fatalf("final checkpoint %+v, %v", ck, err)
 	}
 
 	// A complete checkpoint gives the result without work.
 	f3 := &fakeWorker{nb: nb, failAt: -1}
-	j, _ = New(Config{Spec: spec, Workers: workersOf(f3), Plan: fakePlan(nb), Checkpoint: path})
+	j, _ = New(Config{Spec: spec, Backends: workersOf(f3), Plan: fakePlan(nb), Checkpoint: path})
 	res, err = j.Run(context.Background())
-	if err != nil || !res.AlreadyComplete || res.Partial != fakeSum(nb, Shard{}) || len(f3.got) != 0 {
+	if err != nil || !res.AlreadyComplete || res.Partial != fakeSum(nb, plan.Shard{}) || len(f3.got) != 0 {
 		t.Errorf("complete checkpoint: %+v, %v", res, err)
 	}
 }
@@ -343,8 +311,8 @@ func TestCheckpointRefused(t *testing.T) {
 	const nb = 100
 	dir := t.TempDir()
 	path := filepath.Join(dir, "ck.json")
-	spec := nq.Spec{N: 16, Algo: nq.Symmetry}
-	j, _ := New(Config{Spec: spec, Workers: workersOf(&fakeWorker{nb: nb, failAt: -1}), Plan: fakePlan(nb), Checkpoint: path})
+	spec := norm(nq.Spec{N: 16, Algo: nq.Symmetry})
+	j, _ := New(Config{Spec: spec, Backends: workersOf(&fakeWorker{nb: nb, failAt: -1}), Plan: fakePlan(nb), Checkpoint: path})
 	if _, err := j.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -362,28 +330,28 @@ func TestCheckpointRefused(t *testing.T) {
 		name     string
 		contents string
 		spec     nq.Spec
-		shard    Shard
-		plan     func(nq.Spec) (Plan, error)
+		shard    plan.Shard
+		plan     func(nq.Spec) (plan.Plan, error)
 		want     string
 	}{
-		{"truncated", string(good[:len(good)/2]), spec, Shard{}, fakePlan(nb), "damaged"},
-		{"empty", "", spec, Shard{}, fakePlan(nb), "damaged"},
-		{"flipped count", flip(string(good), `"done_batches": 100`, `"done_batches": 101`), spec, Shard{}, fakePlan(nb), "checksum"},
-		{"flipped runs", flip(string(good), `"runs": 1`, `"runs": 2`), spec, Shard{}, fakePlan(nb), "checksum"},
-		{"not JSON", "hello\n", spec, Shard{}, fakePlan(nb), "damaged"},
-		{"other N", string(good), nq.Spec{N: 15, Algo: nq.Symmetry}, Shard{}, fakePlan(nb), "another job: N=16, not N=15"},
-		{"other algo", string(good), nq.Spec{N: 16, Algo: nq.CarryChain}, Shard{}, fakePlan(nb), "-algo symmetry, not -algo carrychain"},
-		{"other task list", string(good), spec, Shard{}, fakePlan(nb + 1), "another task list"},
-		{"other batch size", string(good), nq.Spec{N: 16, Algo: nq.Symmetry, Batch: 128}, Shard{}, fakePlan(nb), "in batches of 256, not"},
-		{"other shard", string(good), spec, Shard{1, 2}, fakePlan(nb), "shard 0/1, not shard 1/2"},
+		{"truncated", string(good[:len(good)/2]), spec, plan.Shard{}, fakePlan(nb), "damaged"},
+		{"empty", "", spec, plan.Shard{}, fakePlan(nb), "damaged"},
+		{"flipped count", flip(string(good), `"done_batches": 100`, `"done_batches": 101`), spec, plan.Shard{}, fakePlan(nb), "checksum"},
+		{"flipped runs", flip(string(good), `"runs": 1`, `"runs": 2`), spec, plan.Shard{}, fakePlan(nb), "checksum"},
+		{"not JSON", "hello\n", spec, plan.Shard{}, fakePlan(nb), "damaged"},
+		{"other N", string(good), norm(nq.Spec{N: 15, Algo: nq.Symmetry}), plan.Shard{}, fakePlan(nb), "another job: N=16, not N=15"},
+		{"other algo", string(good), norm(nq.Spec{N: 16, Algo: nq.CarryChain}), plan.Shard{}, fakePlan(nb), "-algo symmetry, not -algo carrychain"},
+		{"other task list", string(good), spec, plan.Shard{}, fakePlan(nb + 1), "another task list"},
+		{"other batch size", string(good), norm(nq.Spec{N: 16, Algo: nq.Symmetry, Batch: 128}), plan.Shard{}, fakePlan(nb), "in batches of 256, not"},
+		{"other shard", string(good), spec, plan.Shard{Index: 1, Count: 2}, fakePlan(nb), "shard 0/1, not shard 1/2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tt.contents), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err := New(Config{Spec: tt.spec, Shard: tt.shard, Workers: workersOf(&fakeWorker{nb: nb, failAt: -1}), Plan: tt.plan, Checkpoint: path})
-			var ce *CheckpointError
+			_, err := New(Config{Spec: tt.spec, Shard: tt.shard, Backends: workersOf(&fakeWorker{nb: nb, failAt: -1}), Plan: tt.plan, Checkpoint: path})
+			var ce *checkpoint.Error
 			if !errors.As(err, &ce) || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "left as it is") {
 				t.Errorf("error %v, want a checkpoint error mentioning %q", err, tt.want)
 			}
@@ -406,12 +374,12 @@ func TestCheckpointRefused(t *testing.T) {
 func TestCheckpointOtherDepth(t *testing.T) {
 	const nb = 10
 	path := filepath.Join(t.TempDir(), "ck.json")
-	plan := func(s nq.Spec) (Plan, error) {
+	depthPlan := func(s nq.Spec) (plan.Plan, error) {
 		p, err := fakePlan(nb)(s)
-		p.Tasks, p.Depth = "symmetry boards", s.Normalize().Depth
+		p.Tasks, p.Depth = "symmetry boards", s.Depth
 		return p, err
 	}
-	cfg := Config{Spec: nq.Spec{N: 16, Algo: nq.Symmetry, Depth: 8}, Workers: workersOf(&fakeWorker{nb: nb, failAt: -1}), Plan: plan, Checkpoint: path}
+	cfg := Config{Spec: norm(nq.Spec{N: 16, Algo: nq.Symmetry, Depth: 8}), Backends: workersOf(&fakeWorker{nb: nb, failAt: -1}), Plan: depthPlan, Checkpoint: path}
 	j, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -419,35 +387,16 @@ func TestCheckpointOtherDepth(t *testing.T) {
 	if _, err := j.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	cfg.Spec.Depth = 0 // the default, 6
+	cfg.Spec = norm(nq.Spec{N: 16, Algo: nq.Symmetry}) // the default depth, 6
 	_, err = New(cfg)
 	want := "was made for another job: symmetry boards of depth 8, not of depth 6; pass -depth 8 to resume it; the file was left as it is"
-	var ce *CheckpointError
+	var ce *checkpoint.Error
 	if !errors.As(err, &ce) || !strings.HasSuffix(err.Error(), want) {
 		t.Errorf("error %v, want a checkpoint error ending %q", err, want)
 	}
 	cfg.Spec.Depth = 8
 	if _, err := New(cfg); err != nil {
 		t.Errorf("resuming with the same depth: %v", err)
-	}
-}
-
-func TestBitset(t *testing.T) {
-	var b bitset
-	for _, i := range []int{0, 5, 63, 64, 200} {
-		b.add(i)
-	}
-	if b.count() != 5 || b.max() != 200 || !b.has(63) || b.has(62) || b.has(1000) {
-		t.Fatalf("bitset %x", b)
-	}
-	for _, n := range []int{201, 208, 300} {
-		c := bitsetFrom(b.bytes(n))
-		if c.count() != 5 || c.max() != 200 {
-			t.Errorf("round trip over %d: %x", n, c)
-		}
-	}
-	if c := bitsetFrom(b.bytes(100)); c.count() != 4 || c.max() != 64 {
-		t.Errorf("cut at 100: %x", c)
 	}
 }
 
@@ -465,36 +414,37 @@ func TestWholeBoards(t *testing.T) {
 		{4, nq.CarryChain, nq.Counts{C2: 1}},
 	}
 	for _, tt := range tests {
-		j, err := New(Config{Spec: nq.Spec{N: tt.n, Algo: tt.algo}, NeedPlan: true})
+		j, err := New(Config{Spec: norm(nq.Spec{N: tt.n, Algo: tt.algo}), NeedPlan: true})
 		if err != nil {
 			t.Fatal(err)
 		}
 		res, err := j.Run(context.Background())
-		if err != nil || res.Counts != tt.want || !res.Complete || res.Batches != 1 || res.Plan.Tasks != wholeBoard {
+		if err != nil || res.Counts != tt.want || !res.Complete || res.Batches != 1 || res.Plan.Tasks != "whole board" {
 			t.Errorf("N=%d %s: %+v, %v; want %v in one whole-board batch", tt.n, tt.algo, res, err, tt.want)
 		}
 	}
 	// A shard without batch 0 counts nothing and is complete.
-	j, _ := New(Config{Spec: nq.Spec{N: 1, Algo: nq.Symmetry}, Shard: Shard{Index: 1, Count: 2}, NeedPlan: true})
+	j, _ := New(Config{Spec: norm(nq.Spec{N: 1, Algo: nq.Symmetry}), Shard: plan.Shard{Index: 1, Count: 2}, NeedPlan: true})
 	if res, err := j.Run(context.Background()); err != nil || res.Batches != 0 || res.Partial != (nq.Partial{}) {
 		t.Errorf("shard 1/2 of N=1: %+v, %v", res, err)
 	}
 	// A board that splits needs workers.
-	if _, err := New(Config{Spec: nq.Spec{N: 8, Algo: nq.Symmetry}}); err == nil {
+	if _, err := New(Config{Spec: norm(nq.Spec{N: 8, Algo: nq.Symmetry})}); err == nil {
 		t.Error("N=8 without workers accepted")
 	}
 }
 
-func TestShowDiff(t *testing.T) {
-	for _, tt := range []struct{ a, b, want string }{
-		{"2353c709ab67", "2353c709ab99", "…09ab67 and …09ab99, which differ from character 11"},
-		{"f2074387d7b0d08c6960df33ae5b", "f2074387d7b0d08c6960df33ae5c", "…3ae5b and …3ae5c, which differ from character 28"},
-		{"abcdef0123456789", "bbcdef0123456789", "abcdef01… and bbcdef01…, which differ from character 1"},
-		{"abc", "abcd", "abc and abcd, which differ from character 4"},
-		{"", "x", `"" and x, which differ from character 1`},
-	} {
-		if got := ShowDiff(tt.a, tt.b); got != tt.want {
-			t.Errorf("ShowDiff(%q, %q) = %q, want %q", tt.a, tt.b, got, tt.want)
-		}
+// sealed is r as merge reads it back from a shard run's output: written
+// with its checksum and decoded.
+func sealed(t *testing.T, r shard.Result) shard.Result {
+	t.Helper()
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
 	}
+	var back shard.Result
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	return back
 }

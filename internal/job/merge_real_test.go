@@ -9,6 +9,8 @@ import (
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/shard"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks/taskstest"
 )
@@ -16,8 +18,8 @@ import (
 // referenceWorker counts the symmetry boards of n in batches of batch
 // tasks with taskstest.Reference, a plain recursive search: a real
 // worker, without a backend.
-func referenceWorker(n, depth, batch int) Worker {
-	return Worker{Name: "reference", Run: func(ctx context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
+func referenceWorker(n, depth, batch int) Backend {
+	return funcBackend{name: "reference", run: func(ctx context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
 		i := 0
 		return tasks.EnumerateBoards(n, tasks.Symmetry, depth, batch, func(b *tasks.Boards) error {
 			defer func() { i++ }()
@@ -39,15 +41,15 @@ func referenceWorker(n, depth, batch int) Worker {
 }
 
 // Shards counted for real, written as shard runs write them, read back
-// and merged with the plan made again from each record (MakePlan) give
+// and merged with the plan made again from each record (plan.Make) give
 // the published counts.
 func TestMergeRealShards(t *testing.T) {
 	for _, n := range []int{5, 8, 11, 12} {
-		spec := nq.Spec{N: n, Algo: nq.Symmetry, Batch: 8}.Normalize()
+		spec := norm(nq.Spec{N: n, Algo: nq.Symmetry, Batch: 8})
 		var lines []string
 		for i := 0; i < 3; i++ {
-			sh := Shard{Index: i, Count: 3}
-			j, err := New(Config{Spec: spec, Shard: sh, Workers: []Worker{referenceWorker(n, spec.Depth, spec.Batch)}, NeedPlan: true})
+			sh := plan.Shard{Index: i, Count: 3}
+			j, err := New(Config{Spec: spec, Shard: sh, Backends: []Backend{referenceWorker(n, spec.Depth, spec.Batch)}, NeedPlan: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,7 +57,7 @@ func TestMergeRealShards(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := NewShardResult(res.Plan, sh, res)
+			r := shard.NewResult(res.Plan, sh, res.Batches, res.Partial)
 			r.Version, r.Backend, r.Device = "test", "reference", "cpu"
 			data, err := json.Marshal(r)
 			if err != nil {
@@ -63,11 +65,11 @@ func TestMergeRealShards(t *testing.T) {
 			}
 			lines = append(lines, string(data))
 		}
-		srcs, err := ReadShardResults(strings.NewReader(strings.Join(lines, "\n")), fmt.Sprintf("n%d", n))
+		srcs, err := shard.ReadResults(strings.NewReader(strings.Join(lines, "\n")), fmt.Sprintf("n%d", n))
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := MergeShards(srcs, MakePlan)
+		m, err := shard.Merge(srcs, plan.Make)
 		want, _ := known.Lookup(n)
 		cl := known.ClassTable[n]
 		if err != nil || m.Counts.Total() != want.Total || m.Counts.Unique() != want.Unique ||

@@ -3,18 +3,17 @@ package job
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 )
 
 // idleWorker claims nothing and returns when ctx is cancelled: a worker
 // whose first batch has not come yet.
-var idleWorker = Worker{Name: "cpu", Run: func(ctx context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
+var idleWorker = funcBackend{name: "cpu", run: func(ctx context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
 	<-ctx.Done()
 	return ctx.Err()
 }}
@@ -57,11 +56,11 @@ func runCancelled(t *testing.T, j *Job, d time.Duration) Result {
 func TestStopDoesNotWaitForPlan(t *testing.T) {
 	block := make(chan struct{})
 	defer close(block)
-	slowPlan := func(s nq.Spec) (Plan, error) {
+	slowPlan := func(s nq.Spec) (plan.Plan, error) {
 		<-block // a listing that does not look at ctx
 		return fakePlan(10)(s)
 	}
-	j, err := New(Config{Spec: nq.Spec{N: 26, Algo: nq.Eightfold}, Workers: []Worker{idleWorker}, Plan: slowPlan,
+	j, err := New(Config{Spec: norm(nq.Spec{N: 26, Algo: nq.Eightfold}), Backends: []Backend{idleWorker}, Plan: slowPlan,
 		NeedPlan: true, Symmetric: quickSymmetric})
 	if err != nil {
 		t.Fatal(err)
@@ -76,11 +75,11 @@ func TestStopDoesNotWaitForPlan(t *testing.T) {
 // The job's own plan (Config.Plan nil) of a task list without a record
 // stops listing when the run is cancelled.
 func TestOwnPlanStops(t *testing.T) {
-	spec := nq.Spec{N: 26, Algo: nq.Eightfold, Batch: 1000} // no recorded plan
-	if _, ok := KnownPlan(spec); ok {
+	spec := norm(nq.Spec{N: 26, Algo: nq.Eightfold, Batch: 1000}) // no recorded plan
+	if _, ok := plan.Known(spec); ok {
 		t.Fatal("the test needs a spec without a recorded plan")
 	}
-	j, err := New(Config{Spec: spec, Workers: []Worker{idleWorker}, NeedPlan: true, Symmetric: quickSymmetric})
+	j, err := New(Config{Spec: spec, Backends: []Backend{idleWorker}, NeedPlan: true, Symmetric: quickSymmetric})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,14 +99,14 @@ func TestOwnPlanStops(t *testing.T) {
 // at once leaves a checkpoint that the next run takes.
 func TestKnownPlanAtOnce(t *testing.T) {
 	for _, n := range []int{24, 26, 28} {
-		spec := nq.Spec{N: n, Algo: nq.Eightfold}
-		want, ok := KnownPlan(spec)
+		spec := norm(nq.Spec{N: n, Algo: nq.Eightfold})
+		want, ok := plan.Known(spec)
 		if !ok {
 			t.Fatalf("N=%d: no recorded plan", n)
 		}
 		path := filepath.Join(t.TempDir(), "ck")
 		t0 := time.Now()
-		j, err := New(Config{Spec: spec, Workers: []Worker{idleWorker}, Checkpoint: path, Symmetric: quickSymmetric})
+		j, err := New(Config{Spec: spec, Backends: []Backend{idleWorker}, Checkpoint: path, Symmetric: quickSymmetric})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,7 +121,7 @@ func TestKnownPlanAtOnce(t *testing.T) {
 		if !res.Saved {
 			t.Errorf("N=%d: checkpoint not saved", n)
 		}
-		again, err := New(Config{Spec: spec, Workers: []Worker{idleWorker}, Checkpoint: path, Symmetric: quickSymmetric})
+		again, err := New(Config{Spec: spec, Backends: []Backend{idleWorker}, Checkpoint: path, Symmetric: quickSymmetric})
 		if err != nil {
 			t.Fatalf("N=%d: the checkpoint of the stopped run: %v", n, err)
 		}
@@ -130,7 +129,7 @@ func TestKnownPlanAtOnce(t *testing.T) {
 
 		// Without a checkpoint, the status of a run that has just
 		// started.
-		j, _ = New(Config{Spec: spec, Workers: []Worker{idleWorker}, NeedPlan: true, Symmetric: quickSymmetric})
+		j, _ = New(Config{Spec: spec, Backends: []Backend{idleWorker}, NeedPlan: true, Symmetric: quickSymmetric})
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() {
 			for j.Status().Elapsed == 0 {
@@ -146,35 +145,6 @@ func TestKnownPlanAtOnce(t *testing.T) {
 	}
 }
 
-// The recorded plans are MakePlan's (N=20 to 22 here, in seconds; set
-// NQ_KNOWN_PLANS=1 for all, about 4 minutes of one core), and a task list
-// that differs from its record is refused.
-func TestKnownPlansRecorded(t *testing.T) {
-	maxN := 22
-	if os.Getenv("NQ_KNOWN_PLANS") == "1" {
-		maxN = 28
-	} else if testing.Short() {
-		maxN = 20
-	}
-	for _, p := range knownPlans {
-		if p.N > maxN {
-			continue
-		}
-		got, err := MakePlan(nq.Spec{N: p.N, Algo: p.Algo, Depth: p.Depth, Batch: p.Batch})
-		if err != nil || got != p {
-			t.Errorf("N=%d: MakePlan %+v, %v; recorded %+v", p.N, got, err, p)
-		}
-		if k, ok := KnownPlan(nq.Spec{N: p.N, Algo: p.Algo}); !ok || k != p {
-			t.Errorf("N=%d: KnownPlan of the default spec: %+v, %v", p.N, k, ok)
-		}
-	}
-	p, _ := KnownPlan(nq.Spec{N: 20, Algo: nq.Eightfold})
-	p.TaskCount++
-	if err := verifyPlan(context.Background(), nq.Spec{N: 20, Algo: nq.Eightfold}, p); err == nil || !strings.Contains(err.Error(), "not the recorded one") {
-		t.Errorf("a wrong record: %v", err)
-	}
-}
-
 // A host batch that does not stop in time (the half-turn count of a large
 // N) is dropped like a worker's batch in hand: the run ends within
 // StopWait of its cancellation.
@@ -185,7 +155,7 @@ func TestStopDropsHostBatch(t *testing.T) {
 		<-block // a search that does not look at ctx
 		return 0, 0, nil
 	}
-	j, err := New(Config{Spec: nq.Spec{N: 26, Algo: nq.Eightfold}, Workers: []Worker{idleWorker}, Plan: fakePlan(10),
+	j, err := New(Config{Spec: norm(nq.Spec{N: 26, Algo: nq.Eightfold}), Backends: []Backend{idleWorker}, Plan: fakePlan(10),
 		NeedPlan: true, Symmetric: stuck, StopWait: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

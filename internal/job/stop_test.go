@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/checkpoint"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 )
 
 // A cancelled run does not wait for batches that take long (a batch of
@@ -19,7 +21,7 @@ import (
 func TestStopDropsBatchesInHand(t *testing.T) {
 	const nb, slow = 50, 3 // batches; workers stuck in a long batch
 	path := filepath.Join(t.TempDir(), "ck")
-	spec := nq.Spec{N: 16, Algo: nq.Symmetry}
+	spec := norm(nq.Spec{N: 16, Algo: nq.Symmetry})
 	ctx, cancel := context.WithCancel(context.Background())
 	release := make(chan struct{})
 	var stuck sync.WaitGroup
@@ -28,7 +30,7 @@ func TestStopDropsBatchesInHand(t *testing.T) {
 	// Batches 0 to 19 end at once; 20, 21 and 22 run side by side and
 	// do not end on their own (a search that does not look at ctx); the
 	// worker then waits for ctx.
-	w := Worker{Name: "cpu", Run: func(c context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
+	w := funcBackend{name: "cpu", run: func(c context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
 		var g sync.WaitGroup
 		for i := 0; i < nb; i++ {
 			if i == 20+slow {
@@ -55,7 +57,7 @@ func TestStopDropsBatchesInHand(t *testing.T) {
 		g.Wait()
 		return c.Err()
 	}}
-	j, err := New(Config{Spec: spec, Workers: []Worker{w}, Plan: fakePlan(nb), Checkpoint: path, StopWait: 100 * time.Millisecond})
+	j, err := New(Config{Spec: spec, Backends: []Backend{w}, Plan: fakePlan(nb), Checkpoint: path, StopWait: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,17 +77,17 @@ func TestStopDropsBatchesInHand(t *testing.T) {
 	if st := j.Status(); st.DoneBatches != 20 {
 		t.Errorf("late reports were counted: %+v", st)
 	}
-	ck, err := loadCheckpoint(path)
-	if err != nil || ck.body.DoneBatches != 20 {
+	ck, err := checkpoint.Load(path)
+	if err != nil || ck.Body.DoneBatches != 20 {
 		t.Fatalf("checkpoint %+v, %v", ck, err)
 	}
 	// The next run counts the dropped batches.
-	j, err = New(Config{Spec: spec, Workers: workersOf(&fakeWorker{nb: nb, failAt: -1}), Plan: fakePlan(nb), Checkpoint: path})
+	j, err = New(Config{Spec: spec, Backends: workersOf(&fakeWorker{nb: nb, failAt: -1}), Plan: fakePlan(nb), Checkpoint: path})
 	if err != nil {
 		t.Fatal(err)
 	}
 	res, err = j.Run(context.Background())
-	if err != nil || !res.Complete || res.Partial != fakeSum(nb, Shard{}) || res.Dropped != 0 {
+	if err != nil || !res.Complete || res.Partial != fakeSum(nb, plan.Shard{}) || res.Dropped != 0 {
 		t.Errorf("resumed: %+v, %v", res, err)
 	}
 }
@@ -94,7 +96,7 @@ func TestStopDropsBatchesInHand(t *testing.T) {
 func TestStopWaitsForShortBatches(t *testing.T) {
 	const nb = 10
 	ctx, cancel := context.WithCancel(context.Background())
-	w := Worker{Name: "w", Run: func(c context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
+	w := funcBackend{name: "w", run: func(c context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
 		for i := 0; i < nb; i++ {
 			if !sel(i) {
 				continue
@@ -107,7 +109,7 @@ func TestStopWaitsForShortBatches(t *testing.T) {
 		}
 		return c.Err()
 	}}
-	j, _ := New(Config{Spec: nq.Spec{N: 16, Algo: nq.Symmetry}, Workers: []Worker{w}, Plan: fakePlan(nb), StopWait: time.Second})
+	j, _ := New(Config{Spec: norm(nq.Spec{N: 16, Algo: nq.Symmetry}), Backends: []Backend{w}, Plan: fakePlan(nb), StopWait: time.Second})
 	res, err := j.Run(ctx)
 	if !errors.Is(err, context.Canceled) || res.Dropped != 0 || res.Batches != 5 {
 		t.Errorf("%+v, %v", res, err)
@@ -131,14 +133,14 @@ func TestLargeReports(t *testing.T) {
 		{"every batch at once", all, ""},
 		{"a repeat at the end", append(all[:1000:1000], 999), "reported batch 999 twice"},
 	} {
-		w := Worker{Name: "gpu0", Run: func(c context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
+		w := funcBackend{name: "gpu0", run: func(c context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
 			for i := 0; i < nb; i++ {
 				sel(i)
 			}
 			done(tt.report, nq.Partial{0, 0, 0, uint64(len(tt.report))})
 			return nil
 		}}
-		j, _ := New(Config{Spec: nq.Spec{N: 16, Algo: nq.Symmetry}, Workers: []Worker{w}, Plan: fakePlan(nb), NeedPlan: true})
+		j, _ := New(Config{Spec: norm(nq.Spec{N: 16, Algo: nq.Symmetry}), Backends: []Backend{w}, Plan: fakePlan(nb), NeedPlan: true})
 		start := time.Now()
 		res, err := j.Run(context.Background())
 		if took := time.Since(start); took > 5*time.Second {
@@ -150,8 +152,8 @@ func TestLargeReports(t *testing.T) {
 			}
 			continue
 		}
-		if err == nil || !strings.Contains(err.Error(), tt.want) || res.Batches != 0 || j.done.count() != 0 || res.Partial != (nq.Partial{}) {
-			t.Errorf("%s: %d batches (%d marked), %v", tt.name, res.Batches, j.done.count(), err)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || res.Batches != 0 || j.done.Count() != 0 || res.Partial != (nq.Partial{}) {
+			t.Errorf("%s: %d batches (%d marked), %v", tt.name, res.Batches, j.done.Count(), err)
 		}
 	}
 }

@@ -3,66 +3,27 @@ package nq
 import (
 	"fmt"
 	"strconv"
-
-	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
 
 // Spec is one count: the board size, the algorithm, how the search is cut
 // into numbered batches of tasks, and the GPUs that will count it (which
-// only shape the defaults). Every caller (the counting command, bench,
-// check, the job layer and the backends) fills a Spec, calls Normalize
-// once and then Validate; the defaults and the small-board rule live here
-// and nowhere else.
+// only shape the defaults). plan.Normalize fills its defaults, once, where
+// a count is set up; every layer below takes it whole and only validates
+// it.
 type Spec struct {
 	N    int
-	Algo Algo // "" picks DefaultAlgo for the devices
+	Algo Algo // "" until plan.Normalize picks one
 	// Depth is the number of rows of the partial boards (the board
-	// algorithms); 0 picks one from N and the GPUs. Frames have none.
+	// algorithms) or of the rows filled below an eightfold border; 0
+	// until plan.Normalize picks one. Frames have none.
 	Depth int
-	// Batch is the number of tasks in a numbered batch; 0 picks
-	// DefaultBatch(N).
+	// Batch is the number of tasks in a numbered batch; 0 until
+	// plan.Normalize picks one.
 	Batch int
 	// SMs holds the streaming multiprocessors of each GPU that counts;
 	// empty when only the CPU counts. The default depth of a GPU count
-	// follows from it (MinTasks).
+	// follows from it.
 	SMs []int
-}
-
-// The parts of MinTasks. A GPU runs one task per thread; the task list of
-// a count should hold TasksPerThread tasks for every thread the GPUs keep
-// resident, so that the very uneven cost of the tasks evens out over the
-// run and no launch ends with most of its threads idle.
-const (
-	// ResidentThreadsPerSM is the number of threads one streaming
-	// multiprocessor keeps resident: 2048 on Volta, Ampere A100 and
-	// Hopper (an H100 or H200, 132 SMs, keeps 270,336). Turing (1024)
-	// and the consumer Ampere and Ada parts (1536) keep fewer; for them
-	// MinTasks errs towards more, smaller tasks.
-	ResidentThreadsPerSM = 2048
-	// TasksPerThread is the number of tasks the list should hold per
-	// resident thread.
-	TasksPerThread = 8
-)
-
-// MinTasks is the number of tasks a count on GPUs with sms streaming
-// multiprocessors should supply: TasksPerThread × ResidentThreadsPerSM ×
-// their sum (2,162,688 for one H100), or 0 for no GPU.
-func MinTasks(sms []int) int {
-	total := 0
-	for _, s := range sms {
-		if s > 0 {
-			total += s
-		}
-	}
-	return TasksPerThread * ResidentThreadsPerSM * total
-}
-
-// DefaultAlgo is the algorithm a count runs when none is asked for: the
-// fastest one on GPUs when onGPU is set, else on the CPU. Eightfold on
-// both: on the CPU it takes 0.70 of the symmetry search's time (N=16, 17,
-// docs/performance.md); on a GPU its kernel is the one built for speed.
-func DefaultAlgo(onGPU bool) Algo {
-	return Eightfold
 }
 
 // Whole reports whether the board of s is too small to split into tasks:
@@ -86,38 +47,6 @@ func (s Spec) HasDepth() bool {
 // and the quarter turn (package burnside), its last batch.
 func (s Spec) HostBatch() bool {
 	return !s.Whole() && s.Algo == Eightfold
-}
-
-// Normalize fills in the defaults of s: the algorithm (DefaultAlgo), the
-// batch size (DefaultBatch) and the depth. The depth of a board algorithm
-// is tasks.DefaultDepth(N), that of eightfold tasks.DefaultSplit(N),
-// except on GPUs, where the symmetry boards and the eightfold tasks take
-// the smallest depth from there on that gives the GPUs enough tasks
-// (tasks.DepthFor, tasks.SplitFor, with MinTasks): it depends only on N
-// and the SM counts, so the same command on the same machine finds the
-// same task list and resumes its checkpoint. A whole board and the carry
-// chain have depth 0. Normalize does not check s; call Validate for that.
-func (s Spec) Normalize() Spec {
-	if s.Algo == "" {
-		s.Algo = DefaultAlgo(len(s.SMs) > 0)
-	}
-	if s.Batch == 0 {
-		s.Batch = DefaultBatch(s.N)
-	}
-	switch {
-	case !s.HasDepth():
-		s.Depth = 0
-	case s.Depth != 0:
-	case s.Algo == Symmetry && len(s.SMs) > 0 && s.N <= MaxN:
-		s.Depth = tasks.DepthFor(s.N, MinTasks(s.SMs))
-	case s.Algo == Eightfold && len(s.SMs) > 0 && s.N <= MaxN:
-		s.Depth = tasks.SplitFor(s.N, MinTasks(s.SMs))
-	case s.Algo == Eightfold:
-		s.Depth = tasks.DefaultSplit(s.N)
-	default:
-		s.Depth = tasks.DefaultDepth(s.N)
-	}
-	return s
 }
 
 // MaxBatch bounds the tasks of a batch.

@@ -3,41 +3,7 @@ package nq
 import (
 	"strings"
 	"testing"
-
-	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
-
-func TestSpecNormalize(t *testing.T) {
-	h100 := []int{132}
-	tests := []struct {
-		name string
-		in   Spec
-		want Spec
-	}{
-		{"cpu default", Spec{N: 16}, Spec{N: 16, Algo: Eightfold, Depth: tasks.DefaultSplit(16), Batch: DefaultBatch(16)}},
-		{"eightfold on a gpu", Spec{N: 16, Algo: Eightfold, SMs: h100}, Spec{N: 16, Algo: Eightfold, Depth: 4, Batch: DefaultBatch(16), SMs: h100}},
-		{"symmetry on the cpu", Spec{N: 16, Algo: Symmetry}, Spec{N: 16, Algo: Symmetry, Depth: tasks.DefaultDepth(16), Batch: DefaultBatch(16)}},
-		{"explicit kept", Spec{N: 16, Algo: Mirror, Depth: 4, Batch: 10}, Spec{N: 16, Algo: Mirror, Depth: 4, Batch: 10}},
-		{"carry chain has no depth", Spec{N: 16, Algo: CarryChain, Depth: 5}, Spec{N: 16, Algo: CarryChain, Batch: DefaultBatch(16)}},
-		{"whole board has no depth", Spec{N: 3, Algo: Symmetry}, Spec{N: 3, Algo: Symmetry, Batch: DefaultBatch(3)}},
-		{"carry chain N=4 is whole", Spec{N: 4, Algo: CarryChain}, Spec{N: 4, Algo: CarryChain, Batch: DefaultBatch(4)}},
-		// One H100 needs 2,162,688 boards: depth 8 at N=16 (see tasks.DepthFor).
-		{"gpu depth from SMs", Spec{N: 16, Algo: Symmetry, SMs: h100}, Spec{N: 16, Algo: Symmetry, Depth: 8, Batch: DefaultBatch(16), SMs: h100}},
-		{"gpu depth only for symmetry", Spec{N: 16, Algo: CarryChain, SMs: h100}, Spec{N: 16, Algo: CarryChain, Batch: DefaultBatch(16), SMs: h100}},
-		{"explicit depth wins on a gpu", Spec{N: 16, Algo: Symmetry, Depth: 6, SMs: h100}, Spec{N: 16, Algo: Symmetry, Depth: 6, Batch: DefaultBatch(16), SMs: h100}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := tt.in.Normalize()
-			if got.N != tt.want.N || got.Algo != tt.want.Algo || got.Depth != tt.want.Depth || got.Batch != tt.want.Batch || len(got.SMs) != len(tt.want.SMs) {
-				t.Errorf("Normalize(%+v) = %+v, want %+v", tt.in, got, tt.want)
-			}
-			if err := got.Validate(); err != nil {
-				t.Errorf("Validate(%+v): %v", got, err)
-			}
-		})
-	}
-}
 
 func TestSpecValidate(t *testing.T) {
 	tests := []struct {
@@ -92,14 +58,5 @@ func TestCheckDepth(t *testing.T) {
 	}
 	if err := CheckDepth(5, 2, 3); err == nil || err.Error() != "boards up to N=3 are searched whole, so no depth applies to N=2-3; leave the flag out" {
 		t.Errorf("CheckDepth(5, 2, 3) = %v", err)
-	}
-}
-
-func TestMinTasks(t *testing.T) {
-	if got := MinTasks([]int{132}); got != 2162688 {
-		t.Errorf("MinTasks(one H100) = %d, want 2162688", got)
-	}
-	if got := MinTasks(nil); got != 0 {
-		t.Errorf("MinTasks(no GPU) = %d", got)
 	}
 }

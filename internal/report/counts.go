@@ -11,6 +11,8 @@ import (
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/shard"
 )
 
 // ResultWriter writes the result of each N as soon as it is known.
@@ -156,13 +158,13 @@ func (j *JSON) Row(n int, c nq.Counts, elapsed time.Duration) error {
 }
 
 // Shard writes the result of a -shard run: with JSON the shard result
-// that merge reads (job.ShardResult), otherwise a line that says what was
+// that merge reads (shard.Result), otherwise a line that says what was
 // counted.
 type Shard struct {
 	W       io.Writer
 	JSON    bool
 	Origin  Origin
-	Shard   job.Shard
+	Shard   plan.Shard
 	Version string // the program's, recorded in the result
 	Program string // the program's name, for the merge hint
 }
@@ -172,8 +174,8 @@ func (s *Shard) Write(n int, res job.Result, elapsed time.Duration) error {
 	m := max(s.Shard.Count, 1)
 	// The record states the job's plan (N, algorithm, depth, batch
 	// size) so that merge can make it again, and carries a checksum
-	// (job.ShardResult.MarshalJSON).
-	r := job.NewShardResult(res.Plan, s.Shard, res)
+	// (shard.Result.MarshalJSON).
+	r := shard.NewResult(res.Plan, s.Shard, res.Batches, res.Partial)
 	r.Version = s.Version
 	r.Backend, r.Device, r.DeviceName = s.Origin.Backend, s.Origin.Device, s.Origin.DeviceName
 	r.Seconds = elapsed.Seconds()

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/nqueens-gpu/nqueens-gpu/cpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/job/jobtest"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
@@ -90,7 +91,7 @@ func checkKnown(t *testing.T, n int, c nq.Counts) {
 func TestBoardsMatchCPU(t *testing.T) {
 	ctx := context.Background()
 	for n := 4; n <= 14; n++ {
-		want, err := cpu.Solve(ctx, n, nq.Symmetry, cpu.Options{})
+		want, err := jobtest.Solve(ctx, cpu.New(0), nq.Spec{N: n, Algo: nq.Symmetry})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +100,7 @@ func TestBoardsMatchCPU(t *testing.T) {
 				t.Run(fmt.Sprintf("N=%d/depth=%d/batch=%d", n, depth, batch), func(t *testing.T) {
 					got := symmetryCounts(t, n, depth, batch)
 					if got != want {
-						t.Errorf("C search %v, cpu.Solve %v", got, want)
+						t.Errorf("C search %v, the CPU %v", got, want)
 					}
 					checkKnown(t, n, got)
 				})
@@ -113,7 +114,7 @@ func TestBoardsMatchCPU(t *testing.T) {
 func TestBoardsLanesMatchCPU(t *testing.T) {
 	ctx := context.Background()
 	for n := 4; n <= 13; n++ {
-		want, err := cpu.Solve(ctx, n, nq.Symmetry, cpu.Options{})
+		want, err := jobtest.Solve(ctx, cpu.New(0), nq.Spec{N: n, Algo: nq.Symmetry})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,7 +130,7 @@ func TestBoardsLanesMatchCPU(t *testing.T) {
 					t.Fatal(err)
 				}
 				if got != want {
-					t.Errorf("N=%d depth=%d lanes=%d: %v, cpu.Solve %v", n, depth, lanes, got, want)
+					t.Errorf("N=%d depth=%d lanes=%d: %v, the CPU %v", n, depth, lanes, got, want)
 				}
 			}
 		}
@@ -139,7 +140,7 @@ func TestBoardsLanesMatchCPU(t *testing.T) {
 func TestFramesMatchCPU(t *testing.T) {
 	ctx := context.Background()
 	for n := 5; n <= 14; n++ {
-		want, err := cpu.Solve(ctx, n, nq.CarryChain, cpu.Options{})
+		want, err := jobtest.Solve(ctx, cpu.New(0), nq.Spec{N: n, Algo: nq.CarryChain})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,7 +148,7 @@ func TestFramesMatchCPU(t *testing.T) {
 			t.Run(fmt.Sprintf("N=%d/batch=%d", n, batch), func(t *testing.T) {
 				got := carryCounts(t, n, batch)
 				if got != want {
-					t.Errorf("C search %v, cpu.Solve %v", got, want)
+					t.Errorf("C search %v, the CPU %v", got, want)
 				}
 				checkKnown(t, n, got)
 			})
@@ -413,7 +414,7 @@ func TestEmptyBatch(t *testing.T) {
 	}
 }
 
-// The benchmarks time the C search on one CPU thread against cpu.Solve with
+// The benchmarks time the C search on one CPU thread against the CPU backend with
 // one worker, for information (go test -run '^$' -bench . ./kernels/host).
 // Boards and frames are enumerated before the timer starts.
 
@@ -468,7 +469,7 @@ func BenchmarkSearch(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("Go-symmetry/N=%d", n), func(b *testing.B) {
 			for range b.N {
-				if _, err := cpu.Solve(context.Background(), n, nq.Symmetry, cpu.Options{Workers: 1}); err != nil {
+				if _, err := jobtest.Solve(context.Background(), cpu.New(1), nq.Spec{N: n, Algo: nq.Symmetry}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -489,7 +490,7 @@ func BenchmarkSearch(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("Go-carrychain/N=%d", n), func(b *testing.B) {
 			for range b.N {
-				if _, err := cpu.Solve(context.Background(), n, nq.CarryChain, cpu.Options{Workers: 1}); err != nil {
+				if _, err := jobtest.Solve(context.Background(), cpu.New(1), nq.Spec{N: n, Algo: nq.CarryChain}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -44,6 +44,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
 
@@ -569,7 +570,7 @@ func latencyCmd(args []string) error {
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "N\tsplit\ttasks\tframes\twarps/SM\tlane steps\titerations\tpasses\tissue\tpipe\tlatency\troofline\tMODEL cycles\tsimulated\tMODEL/sim\troofline/sim\t")
 	for _, n := range ns {
-		split := tasks.SplitFor(n, nq.MinTasks([]int{*sms}))
+		split := plan.Normalize(nq.Spec{N: n, Algo: nq.Eightfold, SMs: []int{*sms}}).Depth
 		levels := 0
 		if *shallow {
 			levels = tasks.SplitLevelsFor(n, split)

@@ -62,6 +62,7 @@ import (
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
 
@@ -108,18 +109,16 @@ var Adapters = []Adapter{
 // PeerRows is the peer's published number of pre-placed rows.
 const PeerRows = 6
 
-// SymDepth is the depth of the symmetry boards of an H100 run at n: the
-// depth nq.MinTasks asks for on 132 SMs (tasks.DepthFor, as
-// nq.Spec.Normalize picks it).
+// SymDepth is the depth of the symmetry boards of an H100 run at n, as
+// plan.Normalize picks it for 132 SMs.
 func SymDepth(n int) int {
-	return tasks.DepthFor(n, nq.MinTasks([]int{SMs}))
+	return plan.Normalize(nq.Spec{N: n, Algo: nq.Symmetry, SMs: []int{SMs}}).Depth
 }
 
-// EightfoldSplit is the split of the eightfold tasks of an H100 run at n
-// (tasks.SplitFor with nq.MinTasks on 132 SMs, as nq.Spec.Normalize picks
-// it).
+// EightfoldSplit is the split of the eightfold tasks of an H100 run at n,
+// as plan.Normalize picks it for 132 SMs.
 func EightfoldSplit(n int) int {
-	return tasks.SplitFor(n, nq.MinTasks([]int{SMs}))
+	return plan.Normalize(nq.Spec{N: n, Algo: nq.Eightfold, SMs: []int{SMs}}).Depth
 }
 
 // smLimits are what bounds the blocks an SM keeps resident.

@@ -1,4 +1,4 @@
-package job
+package shard
 
 import (
 	"crypto/sha256"
@@ -10,13 +10,15 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/checkpoint"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 )
 
-// ShardKind is the "kind" of a shard result record.
-const ShardKind = "nqueens-gpu shard"
+// Kind is the "kind" of a shard result record.
+const Kind = "nqueens-gpu shard"
 
 // Sums are the partial sums of a shard by orbit size (see nq.Partial).
 // They are not counts on their own: only the sums of all shards of a job
@@ -34,16 +36,16 @@ func SumsOf(p nq.Partial) Sums { return Sums{p[0], p[1], p[2], p[3]} }
 // Partial converts back.
 func (s Sums) Partial() nq.Partial { return nq.Partial{s.Orbit1, s.Orbit2, s.Orbit4, s.Orbit8} }
 
-// ShardResult is what a shard run prints with -json, one object on one
+// Result is what a shard run prints with -json, one object on one
 // line, and what merge reads.
 //
 // Its JSON form always carries "sha256", a checksum over the rest of the
 // record (MarshalJSON computes it), so that a record edited or damaged
 // after it was written is refused. Depth and Batch, with N and Algo,
-// determine the job's plan: MergeShards makes the plan again from them
+// determine the job's plan: Merge makes the plan again from them
 // and refuses a record whose fingerprint does not match it.
-type ShardResult struct {
-	Kind        string  `json:"kind"` // ShardKind
+type Result struct {
+	Kind        string  `json:"kind"` // the constant Kind
 	N           int     `json:"n"`
 	Algo        nq.Algo `json:"algo"`
 	Depth       int     `json:"depth"`       // of the job's plan: 0 for frames and whole boards
@@ -64,32 +66,32 @@ type ShardResult struct {
 	SHA256 string `json:"sha256,omitempty"`
 }
 
-// NewShardResult is the record of a finished shard sh of the job p whose
-// run gave res. The caller fills in Version, Backend, Device, DeviceName
-// and Seconds.
-func NewShardResult(p Plan, sh Shard, res Result) ShardResult {
-	return ShardResult{
-		Kind:        ShardKind,
+// NewResult is the record of the shard sh of the job p whose run counted
+// batches batches with the summed partials sum. The caller fills in
+// Version, Backend, Device, DeviceName and Seconds.
+func NewResult(p plan.Plan, sh plan.Shard, batches int, sum nq.Partial) Result {
+	return Result{
+		Kind:        Kind,
 		N:           p.N,
 		Algo:        p.Algo,
 		Depth:       p.Depth,
 		Batch:       p.Batch,
 		Shard:       sh.Index,
 		Shards:      max(sh.Count, 1),
-		Batches:     res.Batches,
+		Batches:     batches,
 		JobBatches:  p.Batches,
 		Fingerprint: p.Fingerprint(),
-		Sums:        SumsOf(res.Partial),
+		Sums:        SumsOf(sum),
 	}
 }
 
-// shardRecord is ShardResult without its methods, for encoding/json.
-type shardRecord ShardResult
+// shardRecord is Result without its methods, for encoding/json.
+type shardRecord Result
 
 // checksum is the hex SHA-256 of r's JSON without the sha256 field. The
 // JSON of a struct is canonical (fields in their order, numbers in their
 // shortest exact form), so it covers r's content, not its spelling.
-func (r ShardResult) checksum() (string, error) {
+func (r Result) checksum() (string, error) {
 	rec := shardRecord(r)
 	rec.SHA256 = ""
 	body, err := json.Marshal(rec)
@@ -101,7 +103,7 @@ func (r ShardResult) checksum() (string, error) {
 }
 
 // MarshalJSON writes r with its checksum.
-func (r ShardResult) MarshalJSON() ([]byte, error) {
+func (r Result) MarshalJSON() ([]byte, error) {
 	sum, err := r.checksum()
 	if err != nil {
 		return nil, err
@@ -112,9 +114,9 @@ func (r ShardResult) MarshalJSON() ([]byte, error) {
 }
 
 // Check checks a record on its own: the checksum, and every field within
-// its range. It does not make the plan (see MergeShards).
-func (r ShardResult) Check() error {
-	if r.Kind != ShardKind {
+// its range. It does not make the plan (see Merge).
+func (r Result) Check() error {
+	if r.Kind != Kind {
 		return fmt.Errorf("is not a shard result (kind %s; shard runs need -json)", clip.Quote(r.Kind, clip.Max))
 	}
 	if r.SHA256 == "" {
@@ -130,14 +132,15 @@ func (r ShardResult) Check() error {
 		return fmt.Errorf("claims an unknown algorithm %s", clip.Quote(string(r.Algo), 40))
 	}
 	switch {
-	case r.Shards < 1 || r.Shards > MaxShards:
-		return fmt.Errorf("claims %d shards, out of range 1..%d", r.Shards, MaxShards)
+	case r.Shards < 1 || r.Shards > plan.MaxShards:
+		return fmt.Errorf("claims %d shards, out of range 1..%d", r.Shards, plan.MaxShards)
 	case r.Shard < 0 || r.Shard >= r.Shards:
 		return fmt.Errorf("claims shard %d of %d, out of range 0..%d", r.Shard, r.Shards, r.Shards-1)
-	case r.Batch < 0 || (nq.Spec{N: r.N, Algo: r.Algo, Depth: r.Depth, Batch: r.Batch}).Normalize().Validate() != nil:
+	case r.Batch < 0 || r.Batch > 0 && (nq.Spec{N: r.N, Algo: r.Algo, Depth: r.Depth, Batch: r.Batch}).Validate() != nil:
+		// A batch of 0 is an old record: Merge says so.
 		return fmt.Errorf("claims depth %d and batches of %d tasks, out of range for N=%d -algo %s", r.Depth, r.Batch, r.N, r.Algo)
-	case r.JobBatches < 1 || r.JobBatches > MaxBatches:
-		return fmt.Errorf("claims a job of %d batches, out of range 1..%d", r.JobBatches, MaxBatches)
+	case r.JobBatches < 1 || r.JobBatches > checkpoint.MaxBatches:
+		return fmt.Errorf("claims a job of %d batches, out of range 1..%d", r.JobBatches, checkpoint.MaxBatches)
 	case r.Batches < 0 || r.Batches > r.JobBatches:
 		return fmt.Errorf("claims %d batches of a job of %d", r.Batches, r.JobBatches)
 	case len(r.Fingerprint) != 64 || strings.Trim(r.Fingerprint, "0123456789abcdef") != "":
@@ -151,7 +154,7 @@ func (r ShardResult) Check() error {
 // Source is a shard result and where it was read, for messages.
 type Source struct {
 	Name   string // file name and line
-	Result ShardResult
+	Result Result
 }
 
 // Merged is the combined result of every shard of a job.
@@ -173,9 +176,9 @@ type Merged struct {
 // from the published ones.
 var ErrPublished = fmt.Errorf("merged counts disagree with the published value")
 
-// MergeShards checks that srcs are exactly the shards 0..m-1 of one job,
+// Merge checks that srcs are exactly the shards 0..m-1 of one job,
 // each complete, each record whole (its checksum) and within range, and
-// combines them. It makes the job's plan again with plan (MakePlan in the
+// combines them. It makes the job's plan again with makePlan (plan.Make in the
 // program) from the N, algorithm, depth and batch size the records state,
 // and refuses records whose fingerprint or batch count do not match it.
 // The sums are added with overflow checks. For an N whose counts are
@@ -183,8 +186,8 @@ var ErrPublished = fmt.Errorf("merged counts disagree with the published value")
 // ErrPublished: the table is a cross-check, never the answer. A missing,
 // repeated, incomplete, damaged or foreign shard is an error that names
 // it.
-func MergeShards(srcs []Source, plan func(nq.Spec) (Plan, error)) (Merged, error) {
-	if plan == nil {
+func Merge(srcs []Source, makePlan func(nq.Spec) (plan.Plan, error)) (Merged, error) {
+	if makePlan == nil {
 		return Merged{}, fmt.Errorf("merge: no plan function")
 	}
 	if len(srcs) == 0 {
@@ -217,13 +220,13 @@ func MergeShards(srcs []Source, plan func(nq.Spec) (Plan, error)) (Merged, error
 			return Merged{}, fmt.Errorf("%s is shard %d/%d, but %s is one of %d shards", src.Name, r.Shard, r.Shards, first.Name, r0.Shards)
 		case r.Fingerprint != r0.Fingerprint || r.JobBatches != r0.JobBatches || r.Depth != r0.Depth || r.Batch != r0.Batch:
 			return Merged{}, fmt.Errorf("%s and %s are shards of different jobs (fingerprints %s): a different task list, depth or batch size",
-				src.Name, first.Name, ShowDiff(r.Fingerprint, r0.Fingerprint))
+				src.Name, first.Name, plan.ShowDiff(r.Fingerprint, r0.Fingerprint))
 		}
 		if prev, dup := seen[r.Shard]; dup {
 			return Merged{}, fmt.Errorf("shard %d/%d is there twice: %s and %s", r.Shard, r.Shards, prev, src.Name)
 		}
 		seen[r.Shard] = src.Name
-		sh := Shard{Index: r.Shard, Count: r.Shards}
+		sh := plan.Shard{Index: r.Shard, Count: r.Shards}
 		if want := sh.Batches(r.JobBatches); r.Batches != want {
 			return Merged{}, fmt.Errorf("%s: shard %d/%d counted %d of its %d batches", src.Name, r.Shard, r.Shards, r.Batches, want)
 		}
@@ -252,7 +255,7 @@ func MergeShards(srcs []Source, plan func(nq.Spec) (Plan, error)) (Merged, error
 		}
 		return Merged{}, fmt.Errorf("%s %s of %d missing (have %d of %d)", word, strings.Join(missing, ", "), r0.Shards, len(seen), r0.Shards)
 	}
-	if err := checkPlan(first, plan); err != nil {
+	if err := checkPlan(first, makePlan); err != nil {
 		return Merged{}, err
 	}
 	sort.Strings(m.Versions)
@@ -272,12 +275,12 @@ func MergeShards(srcs []Source, plan func(nq.Spec) (Plan, error)) (Merged, error
 
 // checkPlan makes the plan of the job that src states and compares it
 // with what src records.
-func checkPlan(src Source, plan func(nq.Spec) (Plan, error)) error {
+func checkPlan(src Source, makePlan func(nq.Spec) (plan.Plan, error)) error {
 	r := src.Result
 	if r.Batch < 1 {
 		return fmt.Errorf("%s has no batch size: it was written by a version of nqueens-gpu before shard results recorded their job; count the shard again", src.Name)
 	}
-	p, err := plan(nq.Spec{N: r.N, Algo: r.Algo, Depth: r.Depth, Batch: r.Batch})
+	p, err := makePlan(nq.Spec{N: r.N, Algo: r.Algo, Depth: r.Depth, Batch: r.Batch})
 	if err != nil {
 		return fmt.Errorf("%s: cannot make the plan of its job (N=%d -algo %s, depth %d, batches of %d) again: %v", src.Name, r.N, r.Algo, r.Depth, r.Batch, err)
 	}
@@ -287,7 +290,7 @@ func checkPlan(src Source, plan func(nq.Spec) (Plan, error)) error {
 		return fmt.Errorf("%s states %s, but that job has depth %d and batches of %d", src.Name, job, p.Depth, p.Batch)
 	case p.Fingerprint() != r.Fingerprint:
 		return fmt.Errorf("%s: its fingerprint is not that of its own job (%s): fingerprints %s; the record was changed, or written by a program with another task list",
-			src.Name, job, ShowDiff(r.Fingerprint, p.Fingerprint()))
+			src.Name, job, plan.ShowDiff(r.Fingerprint, p.Fingerprint()))
 	case p.Batches != r.JobBatches:
 		return fmt.Errorf("%s states a job of %d batches, but %s has %d", src.Name, r.JobBatches, job, p.Batches)
 	}

@@ -1,4 +1,4 @@
-package job
+package shard
 
 import (
 	"encoding/json"
@@ -15,6 +15,7 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil/fsutiltest"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 )
 
 // shardLines returns the records of the m shards of a fake job of N=n
@@ -23,11 +24,11 @@ import (
 // they merge to the published counts.
 func shardLines(t *testing.T, n, m, nb int) []string {
 	t.Helper()
-	plan, _ := fakePlan(nb)(nq.Spec{N: n, Algo: nq.Symmetry})
+	p, _ := fakePlan(nb)(plan.Normalize(nq.Spec{N: n, Algo: nq.Symmetry}))
 	cl := known.ClassTable[n]
 	var lines []string
 	for i := 0; i < m; i++ {
-		sh := Shard{Index: i, Count: m}
+		sh := plan.Shard{Index: i, Count: m}
 		// Shard i gets a share of each class; the last one the rest.
 		share := func(c uint64) uint64 {
 			if i == m-1 {
@@ -35,8 +36,7 @@ func shardLines(t *testing.T, n, m, nb int) []string {
 			}
 			return c / uint64(m)
 		}
-		res := Result{Batches: sh.Batches(nb), Partial: nq.Partial{0, share(cl.C2), share(cl.C4), share(cl.C8)}}
-		r := NewShardResult(plan, sh, res)
+		r := NewResult(p, sh, sh.Batches(nb), nq.Partial{0, share(cl.C2), share(cl.C4), share(cl.C8)})
 		r.Version, r.Backend, r.Device, r.Seconds = "test", "cpu", "cpu", 0.25
 		data, err := json.Marshal(r)
 		if err != nil {
@@ -52,7 +52,7 @@ func shardLines(t *testing.T, n, m, nb int) []string {
 // overflow checks and the published counts can catch what it says then.
 func reseal(t *testing.T, line string) string {
 	t.Helper()
-	var r ShardResult
+	var r Result
 	if err := json.Unmarshal([]byte(line), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func edit(t *testing.T, line, field string, value any) string {
 
 func sourcesOf(t *testing.T, lines []string) []Source {
 	t.Helper()
-	srcs, err := ReadShardResults(strings.NewReader(strings.Join(lines, "\n")+"\n"), "shards.jsonl")
+	srcs, err := ReadResults(strings.NewReader(strings.Join(lines, "\n")+"\n"), "shards.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestMergeShards(t *testing.T) {
 	const nb = 10
 	good := shardLines(t, 11, 4, nb)
 	srcs := sourcesOf(t, good)
-	m, err := MergeShards(srcs, fakePlan(nb))
+	m, err := Merge(srcs, fakePlan(nb))
 	want, _ := known.Lookup(11)
 	if err != nil || m.Counts.Total() != want.Total || m.Counts.Unique() != want.Unique || m.N != 11 || m.Shards != 4 || m.Seconds != 1 {
 		t.Fatalf("merge of good shards: %+v, %v", m, err)
@@ -113,12 +113,12 @@ func TestMergeShards(t *testing.T) {
 		return c
 	}
 	sumsOf := func(line string) Sums {
-		var r ShardResult
+		var r Result
 		json.Unmarshal([]byte(line), &r)
 		return r.Sums
 	}
 	huge := strings.Repeat("k", 10000)
-	var r0 ShardResult
+	var r0 Result
 	json.Unmarshal([]byte(good[0]), &r0)
 	tests := []struct {
 		name  string
@@ -142,20 +142,20 @@ func TestMergeShards(t *testing.T) {
 		}), "shards.jsonl:3: its sums overflow 64 bits when added to those before it"},
 		{"N=99", change(0, func(l string) string { return reseal(t, edit(t, l, "n", 99)) }),
 			"shards.jsonl:1 claims N=99: N=99 is out of range: N must be between 1 and 28"},
-		{"N that does not match the fingerprint", all(func(l string) string { return reseal(t, edit(t, l, "n", 12)) }),
-			"shards.jsonl:1: its fingerprint is not that of its own job (N=12 -algo symmetry, depth 0, batches of 256): fingerprints "},
+		{"N that does not match the fingerprint", all(func(l string) string { return reseal(t, edit(t, l, "n", 10)) }),
+			"shards.jsonl:1: its fingerprint is not that of its own job (N=10 -algo symmetry, depth 3, batches of 256): fingerprints "},
 		{"unknown algorithm", change(3, func(l string) string { return reseal(t, edit(t, l, "algo", "quantum")) }),
 			`shards.jsonl:4 claims an unknown algorithm "quantum"`},
 		{"another depth", all(func(l string) string { return reseal(t, edit(t, l, "depth", 4)) }),
-			"shards.jsonl:1 states N=11 -algo symmetry, depth 4, batches of 256, but that job has depth 0 and batches of 256"},
+			"shards.jsonl:1 states N=11 -algo symmetry, depth 4, batches of 256, but that job has depth 3 and batches of 256"},
 		{"another job size", all(func(l string) string { return reseal(t, edit(t, edit(t, l, "job_batches", 4), "batches", 1)) }),
-			fmt.Sprintf("shards.jsonl:1 states a job of 4 batches, but N=11 -algo symmetry, depth 0, batches of 256 has %d", nb)},
+			fmt.Sprintf("shards.jsonl:1 states a job of 4 batches, but N=11 -algo symmetry, depth 3, batches of 256 has %d", nb)},
 		{"no checksum", change(0, func(l string) string { return edit(t, l, "sha256", nil) }),
 			"shards.jsonl:1 has no checksum: it was written by a version of nqueens-gpu before shard results had one; count the shard again"},
 		{"no batch size", all(func(l string) string { return reseal(t, edit(t, l, "batch", 0)) }),
 			"shards.jsonl:1 has no batch size: it was written by a version of nqueens-gpu before shard results recorded their job"},
 		{"fingerprint edited in one", change(2, func(l string) string {
-			var r ShardResult
+			var r Result
 			json.Unmarshal([]byte(l), &r)
 			fp := []byte(r.Fingerprint)
 			fp[40] = "01"[fp[40]&1] // the same first 12 digits
@@ -176,7 +176,7 @@ func TestMergeShards(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srcs, rerr := ReadShardResults(strings.NewReader(strings.Join(tt.lines, "\n")), "shards.jsonl")
+			srcs, rerr := ReadResults(strings.NewReader(strings.Join(tt.lines, "\n")), "shards.jsonl")
 			if tt.want == "" {
 				if rerr == nil || !(strings.Contains(rerr.Error(), "shards.jsonl:1 is not a shard result (json: unknown field") ||
 					strings.Contains(rerr.Error(), "shards.jsonl:1 is longer than 16.0 KiB")) || len(rerr.Error()) > 200 {
@@ -187,7 +187,7 @@ func TestMergeShards(t *testing.T) {
 			if rerr != nil {
 				t.Fatal(rerr)
 			}
-			_, err := MergeShards(srcs, fakePlan(nb))
+			_, err := Merge(srcs, fakePlan(nb))
 			if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") || len(err.Error()) > 400 {
 				t.Errorf("error %.500v\nwant %q", err, tt.want)
 			}
@@ -199,7 +199,7 @@ func TestMergeShards(t *testing.T) {
 		s.Orbit8 += 8
 		return reseal(t, edit(t, l, "sums", s))
 	}))
-	if _, err := MergeShards(srcs, fakePlan(nb)); !errors.Is(err, ErrPublished) {
+	if _, err := Merge(srcs, fakePlan(nb)); !errors.Is(err, ErrPublished) {
 		t.Errorf("not ErrPublished: %v", err)
 	}
 }
@@ -215,10 +215,10 @@ func TestReadShardFile(t *testing.T) {
 	syscall.Mkfifo(fifo, 0o644)
 	big := filepath.Join(dir, "big")
 	f, _ := os.Create(big)
-	f.Truncate(MaxShardFileBytes + 1)
+	f.Truncate(MaxFileBytes + 1)
 	f.Close()
 	long := filepath.Join(dir, "long")
-	os.WriteFile(long, []byte(strings.Repeat(" ", MaxShardLine+10)+"\n"), 0o644)
+	os.WriteFile(long, []byte(strings.Repeat(" ", MaxLine+10)+"\n"), 0o644)
 	zero := filepath.Join(dir, "zero")
 	os.Symlink("/dev/zero", zero)
 	tests := []struct{ path, want string }{
@@ -235,16 +235,16 @@ func TestReadShardFile(t *testing.T) {
 	}
 	for _, tt := range tests {
 		start := time.Now()
-		_, err := ReadShardFile(tt.path)
+		_, err := ReadFile(tt.path)
 		if err == nil || !strings.Contains(err.Error(), tt.want) || time.Since(start) > 5*time.Second {
 			t.Errorf("%s: %v, want %q", tt.path, err, tt.want)
 		}
 	}
-	srcs, err := ReadShardFile(good)
+	srcs, err := ReadFile(good)
 	if err != nil || len(srcs) != 2 || srcs[0].Name != good+":1" || srcs[1].Name != good+":3" {
 		t.Fatalf("good file: %+v, %v", srcs, err)
 	}
-	if _, err := MergeShards(srcs, fakePlan(5)); err != nil {
+	if _, err := Merge(srcs, fakePlan(5)); err != nil {
 		t.Error(err)
 	}
 	for p, b := range before {
@@ -258,7 +258,7 @@ func TestReadShardFile(t *testing.T) {
 // bytes: no panic, every error is one short line, and a record that
 // passes its checks reads back the same after it is written again.
 func FuzzReadShardResults(f *testing.F) {
-	r := ShardResult{Kind: ShardKind, N: 12, Algo: nq.Symmetry, Depth: 5, Batch: 256, Shard: 1, Shards: 2, Batches: 1, JobBatches: 2,
+	r := Result{Kind: Kind, N: 12, Algo: nq.Symmetry, Depth: 5, Batch: 256, Shard: 1, Shards: 2, Batches: 1, JobBatches: 2,
 		Fingerprint: strings.Repeat("ab", 32), Sums: Sums{Orbit8: 42}, Version: "v", Backend: "cpu", Device: "cpu", Seconds: 1.5}
 	rec, _ := json.Marshal(r)
 	f.Add(string(rec))
@@ -271,7 +271,7 @@ func FuzzReadShardResults(f *testing.F) {
 	f.Add(`{"n":1,"n":2,"kind":""}`)
 	f.Add(strings.Repeat("[", 5000))
 	f.Fuzz(func(t *testing.T, data string) {
-		srcs, err := ReadShardResults(strings.NewReader(data), "f")
+		srcs, err := ReadResults(strings.NewReader(data), "f")
 		if err != nil {
 			if msg := err.Error(); strings.Contains(msg, "\n") || len(msg) > 400 {
 				t.Fatalf("error message of %d bytes: %.200q", len(msg), msg)
@@ -289,15 +289,25 @@ func FuzzReadShardResults(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			back, err := ReadShardResults(strings.NewReader(string(again)), "g")
+			back, err := ReadResults(strings.NewReader(string(again)), "g")
 			if err != nil || len(back) != 1 || back[0].Result != s.Result {
 				t.Fatalf("round trip: %+v, %v", back, err)
 			}
 		}
-		if _, err := MergeShards(srcs, func(s nq.Spec) (Plan, error) { return Plan{}, fmt.Errorf("no plan") }); err != nil {
+		if _, err := Merge(srcs, func(s nq.Spec) (plan.Plan, error) { return plan.Plan{}, fmt.Errorf("no plan") }); err != nil {
 			if msg := err.Error(); strings.Contains(msg, "\n") || len(msg) > 600 {
 				t.Fatalf("merge message of %d bytes: %.200q", len(msg), msg)
 			}
 		}
 	})
+}
+
+// fakePlan is the plan of a job of nb batches of fake tasks at the
+// default depth of its N, whatever depth a record states.
+func fakePlan(nb int) func(nq.Spec) (plan.Plan, error) {
+	return func(s nq.Spec) (plan.Plan, error) {
+		depth := plan.Normalize(nq.Spec{N: s.N, Algo: s.Algo}).Depth
+		return plan.Plan{N: s.N, Algo: s.Algo, Tasks: "fake", Depth: depth, Batch: s.Batch, Batches: nb,
+			TaskCount: int64(nb)*int64(s.Batch) - 3, TaskSHA256: "fake"}, nil
+	}
 }

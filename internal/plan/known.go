@@ -1,4 +1,4 @@
-package job
+package plan
 
 import (
 	"context"
@@ -7,15 +7,12 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
-// knownPlans are the plans MakePlan makes for the eightfold counts of
-// N=20 to 28 with the default split and batch (nq.Spec.Normalize without
-// GPUs), recorded from its output. Listing the tasks of a large N takes
-// long (N=26: 1.5 billion tasks, 22 s of one core; N=28: 3.5 billion,
-// over a minute, and several times that beside the workers), and until
-// the plan is known a job has no total for its progress reports, and a
-// job with a checkpoint cannot start at all. With a known plan the job
-// starts at once and checks the plan in the background (Config.Plan nil):
-// a task list that no longer matches its record fails the job.
+// knownPlans are the plans Make makes for the eightfold counts of N=20
+// to 28 at the default split and batch without GPUs. Listing the tasks of
+// a large N takes seconds to minutes, and until its plan is known a job
+// has no total to report and a job with a checkpoint cannot start; with a
+// recorded plan it starts at once and checks the plan beside the workers
+// (Verify). docs/long-runs.md has the listing times.
 var knownPlans = []Plan{
 	{N: 20, Algo: nq.Eightfold, Tasks: eightfoldTasks, Depth: 3, Batch: 256, Batches: 38861, TaskCount: 9947939,
 		TaskSHA256: "f89978b15f71f191dd7b2a9da5007e30e51601719931640a9752bc621b1c33ba"},
@@ -37,9 +34,8 @@ var knownPlans = []Plan{
 		TaskSHA256: "ad2089511f4f925eea6954226b4a7df10ee11a9938138d15d2af7e0414e25ff5"},
 }
 
-// KnownPlan returns the recorded plan of s (normalized) if there is one.
-func KnownPlan(s nq.Spec) (Plan, bool) {
-	s = s.Normalize()
+// Known returns the recorded plan of s (normalized) if there is one.
+func Known(s nq.Spec) (Plan, bool) {
 	for _, p := range knownPlans {
 		if p.N == s.N && p.Algo == s.Algo && p.Depth == s.Depth && p.Batch == s.Batch {
 			return p, true
@@ -48,17 +44,17 @@ func KnownPlan(s nq.Spec) (Plan, bool) {
 	return Plan{}, false
 }
 
-// verifyPlan makes the plan of s with MakePlanContext and returns an
+// Verify makes the plan of s with MakeContext and returns an
 // error if it is not known, the recorded plan: nil when they agree, ctx's
 // error when ctx was cancelled first.
-func verifyPlan(ctx context.Context, s nq.Spec, known Plan) error {
-	p, err := MakePlanContext(ctx, s)
+func Verify(ctx context.Context, s nq.Spec, known Plan) error {
+	p, err := MakeContext(ctx, s)
 	if err != nil {
 		return err
 	}
 	if p != known {
-		return fmt.Errorf("job: the task list of N=%d -algo %s is not the recorded one (%s); this build lists its tasks differently and cannot count it",
-			s.N, s.Algo, p.mismatch(known))
+		return fmt.Errorf("the task list of N=%d -algo %s is not the recorded one (%s); this build lists its tasks differently and cannot count it",
+			s.N, s.Algo, p.Mismatch(known))
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package job
+package checkpoint
 
 import (
 	"bytes"
@@ -12,9 +12,11 @@ import (
 	"os"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/batchset"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 )
 
 // A checkpoint file is a JSON document:
@@ -34,20 +36,20 @@ const (
 	checkpointVersion = 1
 )
 
-type checkpointFile struct {
+type fileJSON struct {
 	Format        string          `json:"format"`
 	FormatVersion int             `json:"format_version"`
 	BodySHA256    string          `json:"body_sha256"`
 	Body          json.RawMessage `json:"body"`
 }
 
-// checkpointBody is what a checkpoint records.
-type checkpointBody struct {
-	Program     string `json:"program"`
-	Version     string `json:"version"` // of the program that wrote it
-	Job         Plan   `json:"job"`
-	Fingerprint string `json:"fingerprint"`
-	Shard       Shard  `json:"shard"`
+// Body is what a checkpoint records.
+type Body struct {
+	Program     string     `json:"program"`
+	Version     string     `json:"version"` // of the program that wrote it
+	Job         plan.Plan  `json:"job"`
+	Fingerprint string     `json:"fingerprint"`
+	Shard       plan.Shard `json:"shard"`
 	// Complete is set when every batch of the shard is done.
 	Complete bool `json:"complete"`
 	// DoneBatches is the number of finished batches, Done their set as
@@ -66,10 +68,11 @@ type checkpointBody struct {
 	Command []string `json:"command,omitempty"`
 }
 
-// checkpoint is a decoded checkpoint.
-type checkpoint struct {
-	body checkpointBody
-	done bitset
+// State is a decoded checkpoint: its body and the set of finished
+// batches.
+type State struct {
+	Body Body
+	Done batchset.Set
 }
 
 // MaxBatches bounds the batches of a job that keeps a checkpoint, and
@@ -94,25 +97,25 @@ func checkpointBytes(batches int64) int64 { return (batches/8+2)/3*4 + 2048 }
 // longer file is refused without being read to its end.
 const MaxCheckpointBytes = (MaxBatches/8+2)/3*4 + 4<<20
 
-// CheckpointError is a checkpoint that cannot be used: damaged, made for
+// Error is a checkpoint that cannot be used: damaged, made for
 // another job, unreadable, read-only or in use by another run. The file
 // is left as it was.
-type CheckpointError struct {
+type Error struct {
 	Path   string
 	Reason string
 	Err    error // the cause, if any
 }
 
-func (e *CheckpointError) Error() string {
+func (e *Error) Error() string {
 	return fmt.Sprintf("checkpoint %s %s; the file was left as it is", e.Path, e.Reason)
 }
 
 // Unwrap returns the cause.
-func (e *CheckpointError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
-// loadCheckpoint reads the checkpoint at path and checks that it is whole
+// Load reads the checkpoint at path and checks that it is whole
 // and consistent. It returns nil, nil when there is no file.
-func loadCheckpoint(path string) (*checkpoint, error) {
+func Load(path string) (*State, error) {
 	data, err := fsutil.ReadRegular(path, MaxCheckpointBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -121,22 +124,22 @@ func loadCheckpoint(path string) (*checkpoint, error) {
 	var tl *fsutil.TooLargeError
 	switch {
 	case errors.As(err, &nr):
-		return nil, &CheckpointError{Path: path, Reason: "is " + nr.Kind + ", not a regular file", Err: err}
+		return nil, &Error{Path: path, Reason: "is " + nr.Kind + ", not a regular file", Err: err}
 	case errors.As(err, &tl):
-		b28 := (boards28 + int64(nq.DefaultBatch(28)) - 1) / int64(nq.DefaultBatch(28))
-		return nil, &CheckpointError{Path: path, Err: err, Reason: fmt.Sprintf(
+		b28 := (boards28 + int64(plan.DefaultBatch(28)) - 1) / int64(plan.DefaultBatch(28))
+		return nil, &Error{Path: path, Err: err, Reason: fmt.Sprintf(
 			"is larger than %s, the most a checkpoint can hold (a job of 2^30 batches; N=28 has %d batches at its default depth and batch size, a checkpoint of about %s); it is not a checkpoint",
 			fsutil.FormatBytes(tl.Max), b28, fsutil.FormatBytes(checkpointBytes(b28)))}
 	case err != nil:
-		return nil, &CheckpointError{Path: path, Reason: fmt.Sprintf("cannot be read (%v)", err), Err: err}
+		return nil, &Error{Path: path, Reason: fmt.Sprintf("cannot be read (%v)", err), Err: err}
 	}
 	bad := func(format string, a ...any) error {
-		return &CheckpointError{Path: path, Reason: "is damaged or not a checkpoint: " + fmt.Sprintf(format, a...)}
+		return &Error{Path: path, Reason: "is damaged or not a checkpoint: " + fmt.Sprintf(format, a...)}
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, bad("it is empty (%d bytes)", len(data))
 	}
-	var f checkpointFile
+	var f fileJSON
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, bad("%s", jsonProblem(data, err))
 	}
@@ -144,7 +147,7 @@ func loadCheckpoint(path string) (*checkpoint, error) {
 		return nil, bad("its format is %s, not %q", clip.Quote(f.Format, clip.Max), checkpointFormat)
 	}
 	if f.FormatVersion != checkpointVersion {
-		return nil, &CheckpointError{Path: path, Reason: fmt.Sprintf(
+		return nil, &Error{Path: path, Reason: fmt.Sprintf(
 			"has format version %d, which this program (version %d) does not read (or the file was changed)", f.FormatVersion, checkpointVersion)}
 	}
 	var compact bytes.Buffer
@@ -155,13 +158,13 @@ func loadCheckpoint(path string) (*checkpoint, error) {
 	if hex.EncodeToString(sum[:]) != f.BodySHA256 {
 		return nil, bad("its checksum does not match its contents, so it was changed after it was written (a flipped byte looks like this)")
 	}
-	var c checkpoint
+	var c State
 	dec := json.NewDecoder(bytes.NewReader(compact.Bytes()))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c.body); err != nil {
+	if err := dec.Decode(&c.Body); err != nil {
 		return nil, bad("%s", clip.String(err.Error(), 200))
 	}
-	b := &c.body
+	b := &c.Body
 	if b.Job.Batches > MaxBatches {
 		return nil, bad("its job has %d batches, more than the %d a checkpoint can hold", b.Job.Batches, MaxBatches)
 	}
@@ -172,21 +175,21 @@ func loadCheckpoint(path string) (*checkpoint, error) {
 	if b.Job.Batches < 1 || len(raw) != (b.Job.Batches+7)/8 {
 		return nil, bad("the set of finished batches has %d bytes for %d batches", len(raw), b.Job.Batches)
 	}
-	c.done = bitsetFrom(raw)
-	if c.done.max() >= b.Job.Batches {
-		return nil, bad("batch %d is marked done but the job has %d batches", c.done.max(), b.Job.Batches)
+	c.Done = batchset.FromBytes(raw)
+	if c.Done.Max() >= b.Job.Batches {
+		return nil, bad("batch %d is marked done but the job has %d batches", c.Done.Max(), b.Job.Batches)
 	}
-	if n := c.done.count(); n != b.DoneBatches {
+	if n := c.Done.Count(); n != b.DoneBatches {
 		return nil, bad("%d batches are marked done but done_batches says %d", n, b.DoneBatches)
 	}
 	if fp := b.Job.Fingerprint(); b.Fingerprint != fp {
-		return nil, bad("its fingerprint does not match its job (%s)", ShowDiff(b.Fingerprint, fp))
+		return nil, bad("its fingerprint does not match its job (%s)", plan.ShowDiff(b.Fingerprint, fp))
 	}
 	if b.Shard.Count < 0 || (!b.Shard.Whole() && (b.Shard.Index < 0 || b.Shard.Index >= b.Shard.Count)) {
 		return nil, bad("shard %d/%d", b.Shard.Index, b.Shard.Count)
 	}
 	for i := 0; i < b.Job.Batches; i++ {
-		if c.done.has(i) && !b.Shard.Has(i) {
+		if c.Done.Has(i) && !b.Shard.Has(i) {
 			return nil, bad("batch %d is done but not in shard %v", i, b.Shard)
 		}
 	}
@@ -216,34 +219,34 @@ func jsonProblem(data []byte, err error) string {
 	return clip.String(err.Error(), 200)
 }
 
-// encodeCheckpoint writes c as the bytes of a checkpoint file: the body
-// compact for its checksum, indented in the file (encodeCheckpointPlain).
+// Encode writes c as the bytes of a checkpoint file: the body
+// compact for its checksum, indented in the file (encodePlain).
 // The done set, 16 MB of base64 at N=26, is put into both after the JSON
 // encoding, where its mark stands: encoding it with the rest costs 3 more
 // passes over it (json.MarshalIndent alone took 110 of the 180 ms of an
 // encoding at N=26), and a stopped run must save within its 2 s. Base64
 // needs no JSON escaping, so the bytes are those of the plain encoding;
 // where a string of the body holds the mark itself, it is that.
-func encodeCheckpoint(c *checkpoint) ([]byte, error) {
-	raw := c.done.bytes(c.body.Job.Batches)
+func Encode(c *State) ([]byte, error) {
+	raw := c.Done.Bytes(c.Body.Job.Batches)
 	done := make([]byte, base64.StdEncoding.EncodedLen(len(raw)))
 	base64.StdEncoding.Encode(done, raw)
-	c.body.Done = doneMark
-	body, err := json.Marshal(&c.body)
-	c.body.Done = ""
+	c.Body.Done = doneMark
+	body, err := json.Marshal(&c.Body)
+	c.Body.Done = ""
 	if err != nil {
 		return nil, err
 	}
 	mark := []byte(`"` + doneMark + `"`)
 	if bytes.Count(body, mark) != 1 {
-		return encodeCheckpointPlain(c)
+		return encodePlain(c)
 	}
 	i := bytes.Index(body, mark)
 	h := sha256.New()
 	h.Write(body[:i+1]) // up to the opening quote
 	h.Write(done)
 	h.Write(body[i+len(mark)-1:]) // from the closing quote
-	out, err := json.MarshalIndent(checkpointFile{
+	out, err := json.MarshalIndent(fileJSON{
 		Format:        checkpointFormat,
 		FormatVersion: checkpointVersion,
 		BodySHA256:    hex.EncodeToString(h.Sum(nil)),
@@ -253,7 +256,7 @@ func encodeCheckpoint(c *checkpoint) ([]byte, error) {
 		return nil, err
 	}
 	if bytes.Count(out, mark) != 1 {
-		return encodeCheckpointPlain(c)
+		return encodePlain(c)
 	}
 	i = bytes.Index(out, mark)
 	file := make([]byte, 0, len(out)+len(done)+1)
@@ -263,20 +266,20 @@ func encodeCheckpoint(c *checkpoint) ([]byte, error) {
 	return append(file, '\n'), nil
 }
 
-// doneMark stands for the done set in the JSON that encodeCheckpoint
+// doneMark stands for the done set in the JSON that Encode
 // makes.
 const doneMark = "nqueens-gpu: the done set goes here"
 
-// encodeCheckpointPlain is encodeCheckpoint with the done set encoded
+// encodePlain is Encode with the done set encoded
 // with the rest.
-func encodeCheckpointPlain(c *checkpoint) ([]byte, error) {
-	c.body.Done = base64.StdEncoding.EncodeToString(c.done.bytes(c.body.Job.Batches))
-	body, err := json.Marshal(&c.body)
+func encodePlain(c *State) ([]byte, error) {
+	c.Body.Done = base64.StdEncoding.EncodeToString(c.Done.Bytes(c.Body.Job.Batches))
+	body, err := json.Marshal(&c.Body)
 	if err != nil {
 		return nil, err
 	}
 	sum := sha256.Sum256(body)
-	out, err := json.MarshalIndent(checkpointFile{
+	out, err := json.MarshalIndent(fileJSON{
 		Format:        checkpointFormat,
 		FormatVersion: checkpointVersion,
 		BodySHA256:    hex.EncodeToString(sum[:]),
@@ -288,76 +291,82 @@ func encodeCheckpointPlain(c *checkpoint) ([]byte, error) {
 	return append(out, '\n'), nil
 }
 
-// CheckCheckpointFile checks, without changing anything, that the
+// CheckFile checks, without changing anything, that the
 // checkpoint file at path can be replaced the way the job writes it
 // (fsutil.CheckWritable: through its links, keeping its mode and owner):
 // a read-only file, a FIFO, a device or a directory in its place, or a
-// directory that does not let it be replaced is a *CheckpointError. New
+// directory that does not let it be replaced is a *Error. New
 // checks it again under the checkpoint's lock; a program calls it first
 // to refuse such a file before it opens its devices.
-func CheckCheckpointFile(path string) error {
+func CheckFile(path string) error {
 	var ro *fsutil.ReadOnlyError
 	err := fsutil.CheckWritable(path)
 	switch {
 	case errors.As(err, &ro):
-		return &CheckpointError{Path: path, Err: err, Reason: fmt.Sprintf(
+		return &Error{Path: path, Err: err, Reason: fmt.Sprintf(
 			"is read-only (mode %04o): make it writable to go on with it (chmod u+w), or copy it", uint32(ro.Perm))}
 	case fsutil.IsNotRegular(err):
 		var nr *fsutil.NotRegularError
 		errors.As(err, &nr)
-		return &CheckpointError{Path: path, Err: err, Reason: "is " + nr.Kind + ", not a regular file"}
+		return &Error{Path: path, Err: err, Reason: "is " + nr.Kind + ", not a regular file"}
 	case err != nil:
-		return &CheckpointError{Path: path, Err: err, Reason: "cannot be written: " + err.Error()}
+		return &Error{Path: path, Err: err, Reason: "cannot be written: " + err.Error()}
 	}
 	return nil
 }
 
-// lockCheckpoint takes the lock of the job's checkpoint file, checks that
-// the file can be replaced (it exists and is read-only, or its directory
-// does not let it be replaced keeping its owner: refused), and removes
-// the temporary files that a run killed while writing it left behind.
-func (j *Job) lockCheckpoint() error {
-	path := j.cfg.Checkpoint
+// Write replaces the checkpoint at path with c atomically
+// (fsutil.WriteAtomic): a run killed while writing leaves the file before.
+func Write(path string, c *State) error {
+	data, err := Encode(c)
+	if err != nil {
+		return err
+	}
+	return fsutil.WriteAtomic(path, data, 0o666)
+}
+
+// Lock takes the lock of the checkpoint at path, checks that the file can
+// be replaced (CheckFile) and removes the temporary files that a run
+// killed while writing it left behind, telling warn (if not nil) about
+// them. A lock held by another run, or a file that cannot be replaced, is
+// an *Error. The caller releases the lock.
+func Lock(path string, warn func(string)) (*fsutil.Lock, error) {
 	l, err := fsutil.TryLock(path)
 	var held *fsutil.HeldError
 	switch {
 	case errors.As(err, &held):
-		who := "another run"
-		if held.PID > 0 {
-			who = fmt.Sprintf("another run, PID %d", held.PID)
-			if held.Host != "" {
-				if h, _ := os.Hostname(); h != held.Host {
-					who += " on " + held.Host
-				}
-			}
-		}
-		return &CheckpointError{Path: path, Err: err, Reason: fmt.Sprintf(
-			"is in use by %s (lock file %s); wait for that run to end or stop it", who, held.File)}
+		return nil, &Error{Path: path, Err: err, Reason: fmt.Sprintf(
+			"is in use by %s (lock file %s); wait for that run to end or stop it", holder(held), held.File)}
 	case err != nil:
-		return &CheckpointError{Path: path, Err: err, Reason: "cannot be locked: " + err.Error()}
+		return nil, &Error{Path: path, Err: err, Reason: "cannot be locked: " + err.Error()}
 	}
-	j.lock = l
-	if err := CheckCheckpointFile(path); err != nil {
-		j.Close()
-		return err
+	if err := CheckFile(path); err != nil {
+		l.Release()
+		return nil, err
+	}
+	if warn == nil {
+		warn = func(string) {}
 	}
 	removed, err := fsutil.RemoveStaleTemps(path)
-	if len(removed) > 0 && j.cfg.Warn != nil {
-		j.cfg.Warn(fmt.Sprintf("removed %d temporary file(s) of checkpoint %s left by a run that was killed while writing it", len(removed), path))
+	if len(removed) > 0 {
+		warn(fmt.Sprintf("removed %d temporary file(s) of checkpoint %s left by a run that was killed while writing it", len(removed), path))
 	}
-	if err != nil && j.cfg.Warn != nil {
-		j.cfg.Warn(fmt.Sprintf("could not remove the temporary files of checkpoint %s left by a killed run: %v", path, err))
+	if err != nil {
+		warn(fmt.Sprintf("could not remove the temporary files of checkpoint %s left by a killed run: %v", path, err))
 	}
-	return nil
+	return l, nil
 }
 
-// Close releases the lock on the checkpoint file, if the job holds it.
-// Run releases it as it returns; Close is for a job that is not run. It
-// may be called more than once.
-func (j *Job) Close() error {
-	j.mu.Lock()
-	l := j.lock
-	j.lock = nil
-	j.mu.Unlock()
-	return l.Release()
+// holder names the run that holds a lock, for messages.
+func holder(held *fsutil.HeldError) string {
+	if held.PID <= 0 {
+		return "another run"
+	}
+	who := fmt.Sprintf("another run, PID %d", held.PID)
+	if held.Host != "" {
+		if h, _ := os.Hostname(); h != held.Host {
+			who += " on " + held.Host
+		}
+	}
+	return who
 }

@@ -1,13 +1,17 @@
-package nq
+package plan
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+)
 
 func TestDefaultBatch(t *testing.T) {
 	// The symmetry boards at the default depth, as tasks.EnumerateBoards
 	// lists them (see the table of DefaultBatch).
 	boards := map[int]int64{23: 57765474, 24: 834462428, 25: 1329247680, 26: 2168130075, 27: 3293466812, 28: 5147588551}
 	prev := 256
-	for n := MinN; n <= MaxN; n++ {
+	for n := nq.MinN; n <= nq.MaxN; n++ {
 		b := DefaultBatch(n)
 		switch {
 		case n <= 22 && b != 256:

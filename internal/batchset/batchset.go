@@ -1,19 +1,24 @@
-package job
+// Package batchset holds sets of batch indexes: the batches of a job
+// claimed or done, and their encoding in a checkpoint.
+package batchset
 
 import (
 	"encoding/binary"
 	"math/bits"
 )
 
-// bitset is a set of batch indexes that grows as needed.
-type bitset []uint64
+// Set is a set of batch indexes that grows as needed. The zero Set is
+// empty.
+type Set []uint64
 
-func (b bitset) has(i int) bool {
+// Has reports whether i is in b.
+func (b Set) Has(i int) bool {
 	w := i >> 6
 	return w < len(b) && b[w]>>(uint(i)&63)&1 != 0
 }
 
-func (b *bitset) add(i int) {
+// Add adds i to b.
+func (b *Set) Add(i int) {
 	w := i >> 6
 	for w >= len(*b) {
 		*b = append(*b, 0)
@@ -21,13 +26,15 @@ func (b *bitset) add(i int) {
 	(*b)[w] |= 1 << (uint(i) & 63)
 }
 
-func (b bitset) remove(i int) {
+// Remove removes i from b.
+func (b Set) Remove(i int) {
 	if w := i >> 6; w < len(b) {
 		b[w] &^= 1 << (uint(i) & 63)
 	}
 }
 
-func (b bitset) count() int {
+// Count is the number of members of b.
+func (b Set) Count() int {
 	c := 0
 	for _, w := range b {
 		c += bits.OnesCount64(w)
@@ -35,8 +42,8 @@ func (b bitset) count() int {
 	return c
 }
 
-// max returns the largest member, or -1 for the empty set.
-func (b bitset) max() int {
+// Max returns the largest member, or -1 for the empty set.
+func (b Set) Max() int {
 	for w := len(b) - 1; w >= 0; w-- {
 		if b[w] != 0 {
 			return w<<6 + 63 - bits.LeadingZeros64(b[w])
@@ -45,11 +52,12 @@ func (b bitset) max() int {
 	return -1
 }
 
-func (b bitset) clone() bitset { return append(bitset(nil), b...) }
+// Clone returns a copy of b.
+func (b Set) Clone() Set { return append(Set(nil), b...) }
 
-// bytes encodes the set for n batches as ceil(n/8) bytes, bit i%8 of byte
+// Bytes encodes the set for n batches as ceil(n/8) bytes, bit i%8 of byte
 // i/8 standing for batch i. Members at n or above are dropped.
-func (b bitset) bytes(n int) []byte {
+func (b Set) Bytes(n int) []byte {
 	out := make([]byte, (n+7)/8)
 	var word [8]byte
 	for w := 0; w*8 < len(out) && w < len(b); w++ {
@@ -62,9 +70,9 @@ func (b bitset) bytes(n int) []byte {
 	return out
 }
 
-// bitsetFrom decodes bytes: the inverse of bytes.
-func bitsetFrom(p []byte) bitset {
-	b := make(bitset, (len(p)+7)/8)
+// FromBytes decodes p: the inverse of Bytes.
+func FromBytes(p []byte) Set {
+	b := make(Set, (len(p)+7)/8)
 	var word [8]byte
 	for w := range b {
 		word = [8]byte{}

@@ -1,0 +1,75 @@
+package gpu
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
+)
+
+// Options are the choices of a test solve: the spec's depth and batch
+// (0: the defaults), the batches to search and where to report them, the
+// tuning, and where to add the nodes of the _nodes kernels (nil: the
+// plain kernels).
+type Options struct {
+	Depth, Batch int
+	Select       func(batch int) bool
+	Done         func(batches []int, p nq.Partial)
+	Threads      int
+	LaunchTime   time.Duration
+	MaxTasks     int
+	Variant      Variant
+	Dynamic      bool
+	SharedStack  bool
+	Trace        func(LaunchTrace)
+	Nodes        *uint64
+}
+
+// tuning is the Tuning of o.
+func (o Options) tuning() Tuning {
+	return Tuning{Threads: o.Threads, LaunchTime: o.LaunchTime, MaxTasks: o.MaxTasks, Variant: o.Variant,
+		Dynamic: o.Dynamic, SharedStack: o.SharedStack, Nodes: o.Nodes != nil, Trace: o.Trace}
+}
+
+// variant is the kernel variant o asks for (Tuning.variant).
+func (o Options) variant() (Variant, bool) { return o.tuning().variant() }
+
+// SolvePartial counts the batches of n and algo that opt selects on b's
+// GPU with opt's tuning, through Count, and returns their summed
+// partials.
+func (b *Backend) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Options) (nq.Partial, error) {
+	t := &Backend{ctx: b.ctx, info: b.info, tune: opt.tuning()}
+	sel := opt.Select
+	if sel == nil {
+		sel = func(int) bool { return true }
+	}
+	var mu sync.Mutex
+	var sum nq.Partial
+	spec := plan.Normalize(nq.Spec{N: n, Algo: algo, Depth: opt.Depth, Batch: opt.Batch})
+	err := t.Count(ctx, spec, sel, func(bs []int, p nq.Partial) {
+		mu.Lock()
+		sum.Add(p)
+		mu.Unlock()
+		if opt.Done != nil {
+			opt.Done(bs, p)
+		}
+	})
+	if opt.Nodes != nil {
+		*opt.Nodes += t.TakeNodes()
+	}
+	if err != nil {
+		return nq.Partial{}, err
+	}
+	return sum, nil
+}
+
+// produce runs the producer of the tasks of n and algo at depth in batches
+// of batch, with groups of target tasks and at most capTasks.
+func produce(ctx context.Context, n int, algo nq.Algo, depth, batch, capTasks int, target *atomic.Int64,
+	sel func(int) bool, out chan<- *group) error {
+	p := producer{spec: nq.Spec{N: n, Algo: algo, Depth: depth, Batch: batch}, capTasks: capTasks, target: target, sel: sel}
+	return p.run(ctx, out)
+}
