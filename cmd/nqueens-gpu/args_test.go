@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/app"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
@@ -17,8 +18,8 @@ import (
 )
 
 func TestParseArgsGood(t *testing.T) {
-	def := config{lo: 8, hi: 8, maxBoards: defaultMaxBoards, devices: device.Set{CPU: true},
-		checkpointInterval: defaultCheckpointInterval, progressInterval: defaultProgressInterval}
+	def := config{Lo: 8, Hi: 8, MaxBoards: defaultMaxBoards, Devices: device.Set{CPU: true},
+		CheckpointInterval: defaultCheckpointInterval, ProgressInterval: defaultProgressInterval}
 	with := func(f func(*config)) config {
 		c := def
 		f(&c)
@@ -32,58 +33,58 @@ func TestParseArgsGood(t *testing.T) {
 		{[]string{"-n=8"}, def},
 		{[]string{"--n", "8"}, def},
 		{[]string{"-n", "08"}, def},
-		{[]string{"-n", "1"}, with(func(c *config) { c.lo, c.hi = 1, 1 })},
-		{[]string{"-n", "28"}, with(func(c *config) { c.lo, c.hi = 28, 28 })},
-		{[]string{"-n", "4-16"}, with(func(c *config) { c.lo, c.hi = 4, 16 })},
-		{[]string{"-n", "1-28"}, with(func(c *config) { c.lo, c.hi = 1, 28 })},
-		{[]string{"-n", "5-5"}, with(func(c *config) { c.lo, c.hi = 5, 5 })},
+		{[]string{"-n", "1"}, with(func(c *config) { c.Lo, c.Hi = 1, 1 })},
+		{[]string{"-n", "28"}, with(func(c *config) { c.Lo, c.Hi = 28, 28 })},
+		{[]string{"-n", "4-16"}, with(func(c *config) { c.Lo, c.Hi = 4, 16 })},
+		{[]string{"-n", "1-28"}, with(func(c *config) { c.Lo, c.Hi = 1, 28 })},
+		{[]string{"-n", "5-5"}, with(func(c *config) { c.Lo, c.Hi = 5, 5 })},
 		{[]string{"-n", "20", "-device", "0"}, with(func(c *config) {
-			c.lo, c.hi = 20, 20
-			c.devices = device.Set{Ordinals: []int{0}}
+			c.Lo, c.Hi = 20, 20
+			c.Devices = device.Set{Ordinals: []int{0}}
 		})},
-		{[]string{"-n", "8", "-device", "3"}, with(func(c *config) { c.devices = device.Set{Ordinals: []int{3}} })},
-		{[]string{"-n", "8", "-device", "all"}, with(func(c *config) { c.devices = device.Set{All: true} })},
-		{[]string{"-n", "8", "-device", "0,2"}, with(func(c *config) { c.devices = device.Set{Ordinals: []int{0, 2}} })},
-		{[]string{"-n", "8", "-device", "all,cpu"}, with(func(c *config) { c.devices = device.Set{All: true, CPU: true} })},
-		{[]string{"-n", "8", "-device", "CPU,1"}, with(func(c *config) { c.devices = device.Set{CPU: true, Ordinals: []int{1}} })},
+		{[]string{"-n", "8", "-device", "3"}, with(func(c *config) { c.Devices = device.Set{Ordinals: []int{3}} })},
+		{[]string{"-n", "8", "-device", "all"}, with(func(c *config) { c.Devices = device.Set{All: true} })},
+		{[]string{"-n", "8", "-device", "0,2"}, with(func(c *config) { c.Devices = device.Set{Ordinals: []int{0, 2}} })},
+		{[]string{"-n", "8", "-device", "all,cpu"}, with(func(c *config) { c.Devices = device.Set{All: true, CPU: true} })},
+		{[]string{"-n", "8", "-device", "CPU,1"}, with(func(c *config) { c.Devices = device.Set{CPU: true, Ordinals: []int{1}} })},
 		{[]string{"-n", "8", "-device", "CPU"}, def},
 		{[]string{"-n", "8", "-device", "cpu"}, def},
-		{[]string{"-device", "all", "-n", "8"}, with(func(c *config) { c.devices = device.Set{All: true} })},
-		{[]string{"-n", "8", "-algo", "backtrack"}, with(func(c *config) { c.algo = nq.Backtrack })},
-		{[]string{"-n", "8", "-algo", "bitmap"}, with(func(c *config) { c.algo = nq.Bitmap })},
-		{[]string{"-n", "8", "-algo", "mirror"}, with(func(c *config) { c.algo = nq.Mirror })},
-		{[]string{"-n", "8", "-algo", "symmetry"}, with(func(c *config) { c.algo = nq.Symmetry })},
-		{[]string{"-n", "8", "-algo=carrychain"}, with(func(c *config) { c.algo = nq.CarryChain })},
-		{[]string{"-n", "8", "-workers", "4"}, with(func(c *config) { c.workers = 4 })},
+		{[]string{"-device", "all", "-n", "8"}, with(func(c *config) { c.Devices = device.Set{All: true} })},
+		{[]string{"-n", "8", "-algo", "backtrack"}, with(func(c *config) { c.Algo = nq.Backtrack })},
+		{[]string{"-n", "8", "-algo", "bitmap"}, with(func(c *config) { c.Algo = nq.Bitmap })},
+		{[]string{"-n", "8", "-algo", "mirror"}, with(func(c *config) { c.Algo = nq.Mirror })},
+		{[]string{"-n", "8", "-algo", "symmetry"}, with(func(c *config) { c.Algo = nq.Symmetry })},
+		{[]string{"-n", "8", "-algo=carrychain"}, with(func(c *config) { c.Algo = nq.CarryChain })},
+		{[]string{"-n", "8", "-workers", "4"}, with(func(c *config) { c.Workers = 4 })},
 		{[]string{"-n", "8", "-workers", "0"}, def},
-		{[]string{"-n", "8", "-v"}, with(func(c *config) { c.verbose = true })},
+		{[]string{"-n", "8", "-v"}, with(func(c *config) { c.Verbose = true })},
 		{[]string{"-n", "8", "-v=true", "-v=false"}, def},
-		{[]string{"-n", "8", "-json"}, with(func(c *config) { c.json = true })},
-		{[]string{"-n", "8", "-json", "-v"}, with(func(c *config) { c.json, c.verbose = true, true })},
-		{[]string{"-n", "8", "-print"}, with(func(c *config) { c.print = true })},
-		{[]string{"-n", "1-12", "-print"}, with(func(c *config) { c.lo, c.hi, c.print = 1, 12, true })},
-		{[]string{"-n", "8", "-print", "-unique"}, with(func(c *config) { c.print, c.unique = true, true })},
-		{[]string{"-n", "8", "-print", "-max-boards", "5"}, with(func(c *config) { c.print, c.maxBoards = true, 5 })},
-		{[]string{"-n", "8", "-print", "-max-boards", "0"}, with(func(c *config) { c.print, c.maxBoards = true, 0 })},
-		{[]string{"-n", "8", "-depth", "5"}, with(func(c *config) { c.depth = 5 })},
-		{[]string{"-n", "2-4", "-depth", "3"}, with(func(c *config) { c.lo, c.hi, c.depth = 2, 4, 3 })},
-		{[]string{"-n", "8", "-progress-interval", "1s"}, with(func(c *config) { c.progressInterval = time.Second })},
-		{[]string{"-n", "8", "-gpu-threads", "256", "-gpu-launch", "50ms"}, with(func(c *config) { c.tune.Threads, c.tune.LaunchTime = 256, 50*time.Millisecond })},
-		{[]string{"-n", "8", "-gpu-max-tasks", "100"}, with(func(c *config) { c.tune.MaxTasks = 100 })},
-		{[]string{"-n", "8", "-gpu-dynamic"}, with(func(c *config) { c.tune.Dynamic = true })},
-		{[]string{"-n", "8", "-gpu-smem"}, with(func(c *config) { c.tune.SharedStack = true })},
-		{[]string{"-n", "8", "-gpu-nodes"}, with(func(c *config) { c.tune.Nodes = true })},
-		{[]string{"-n", "8", "-gpu-trace"}, with(func(c *config) { c.gpuTrace = true })},
-		{[]string{"-n", "8", "-gpu-variant", "static"}, with(func(c *config) { c.tune.Variant = gpu.Static })},
-		{[]string{"-n", "8", "-gpu-variant=smem"}, with(func(c *config) { c.tune.Variant = gpu.SharedStacks })},
+		{[]string{"-n", "8", "-json"}, with(func(c *config) { c.JSON = true })},
+		{[]string{"-n", "8", "-json", "-v"}, with(func(c *config) { c.JSON, c.Verbose = true, true })},
+		{[]string{"-n", "8", "-print"}, with(func(c *config) { c.Print = true })},
+		{[]string{"-n", "1-12", "-print"}, with(func(c *config) { c.Lo, c.Hi, c.Print = 1, 12, true })},
+		{[]string{"-n", "8", "-print", "-unique"}, with(func(c *config) { c.Print, c.Unique = true, true })},
+		{[]string{"-n", "8", "-print", "-max-boards", "5"}, with(func(c *config) { c.Print, c.MaxBoards = true, 5 })},
+		{[]string{"-n", "8", "-print", "-max-boards", "0"}, with(func(c *config) { c.Print, c.MaxBoards = true, 0 })},
+		{[]string{"-n", "8", "-depth", "5"}, with(func(c *config) { c.Depth = 5 })},
+		{[]string{"-n", "2-4", "-depth", "3"}, with(func(c *config) { c.Lo, c.Hi, c.Depth = 2, 4, 3 })},
+		{[]string{"-n", "8", "-progress-interval", "1s"}, with(func(c *config) { c.ProgressInterval = time.Second })},
+		{[]string{"-n", "8", "-gpu-threads", "256", "-gpu-launch", "50ms"}, with(func(c *config) { c.Tune.Threads, c.Tune.LaunchTime = 256, 50*time.Millisecond })},
+		{[]string{"-n", "8", "-gpu-max-tasks", "100"}, with(func(c *config) { c.Tune.MaxTasks = 100 })},
+		{[]string{"-n", "8", "-gpu-dynamic"}, with(func(c *config) { c.Tune.Dynamic = true })},
+		{[]string{"-n", "8", "-gpu-smem"}, with(func(c *config) { c.Tune.SharedStack = true })},
+		{[]string{"-n", "8", "-gpu-nodes"}, with(func(c *config) { c.Tune.Nodes = true })},
+		{[]string{"-n", "8", "-gpu-trace"}, with(func(c *config) { c.GPUTrace = true })},
+		{[]string{"-n", "8", "-gpu-variant", "static"}, with(func(c *config) { c.Tune.Variant = gpu.Static })},
+		{[]string{"-n", "8", "-gpu-variant=smem"}, with(func(c *config) { c.Tune.Variant = gpu.SharedStacks })},
 		{[]string{"-n", "8", "--"}, def},
-		{[]string{"-n", "20", "-checkpoint", "n20.ckpt"}, with(func(c *config) { c.lo, c.hi, c.checkpoint = 20, 20, "n20.ckpt" })},
+		{[]string{"-n", "20", "-checkpoint", "n20.ckpt"}, with(func(c *config) { c.Lo, c.Hi, c.Checkpoint = 20, 20, "n20.ckpt" })},
 		{[]string{"-n", "20", "-checkpoint", "c", "-checkpoint-interval", "10s"}, with(func(c *config) {
-			c.lo, c.hi, c.checkpoint, c.checkpointInterval = 20, 20, "c", 10*time.Second
+			c.Lo, c.Hi, c.Checkpoint, c.CheckpointInterval = 20, 20, "c", 10*time.Second
 		})},
-		{[]string{"-n", "8", "-progress-interval", "2m", "-quiet"}, with(func(c *config) { c.progressInterval, c.quiet = 2*time.Minute, true })},
-		{[]string{"-n", "8", "-shard", "3/4"}, with(func(c *config) { c.shard, c.sharded = plan.Shard{Index: 3, Count: 4}, true })},
-		{[]string{"-n", "8", "-shard", "0/1", "-json"}, with(func(c *config) { c.shard, c.sharded, c.json = plan.Shard{Index: 0, Count: 1}, true, true })},
+		{[]string{"-n", "8", "-progress-interval", "2m", "-quiet"}, with(func(c *config) { c.ProgressInterval, c.Quiet = 2*time.Minute, true })},
+		{[]string{"-n", "8", "-shard", "3/4"}, with(func(c *config) { c.Shard, c.Sharded = plan.Shard{Index: 3, Count: 4}, true })},
+		{[]string{"-n", "8", "-shard", "0/1", "-json"}, with(func(c *config) { c.Shard, c.Sharded, c.JSON = plan.Shard{Index: 0, Count: 1}, true, true })},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -210,9 +211,9 @@ func TestParseArgsBad(t *testing.T) {
 			if err == nil {
 				t.Fatal("parseArgs succeeded, want an error")
 			}
-			var ue *usageError
+			var ue *app.UsageError
 			if !errors.As(err, &ue) {
-				t.Fatalf("error %v is a %T, want a *usageError", err, err)
+				t.Fatalf("error %v is a %T, want a *app.UsageError", err, err)
 			}
 			if !strings.Contains(err.Error(), tt.msg) {
 				t.Errorf("error %q does not mention %q", err, tt.msg)
@@ -232,8 +233,8 @@ func TestRunBadArgs(t *testing.T) {
 			if !strings.Contains(r.stderr, "-h") {
 				t.Errorf("stderr %q does not point to -h", r.stderr)
 			}
-			if len(r.stderr) > maxErrorLine+1 {
-				t.Errorf("an error line of %d bytes, want at most %d", len(r.stderr), maxErrorLine+1)
+			if len(r.stderr) > 1000+1 { // app.PrintError cuts a line at 1000 bytes
+				t.Errorf("an error line of %d bytes, want at most %d", len(r.stderr), 1000+1)
 			}
 			if len(env.cpuCalls) != 0 {
 				t.Errorf("the solver ran %d times", len(env.cpuCalls))

@@ -14,6 +14,7 @@ import (
 
 	"github.com/nqueens-gpu/nqueens-gpu/cpu"
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/app"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/estimate"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
@@ -193,8 +194,8 @@ func TestRealStubFallback(t *testing.T) {
 	}
 	env := noCUDA()
 	h := env.hooks()
-	h.drivers = func(tune gpu.Tuning) device.Drivers {
-		d, real := env.drivers(tune), realDrivers(tune)
+	h.Drivers = func(tune gpu.Tuning) device.Drivers {
+		d, real := env.drivers(tune), app.RealDrivers(tune)
 		d.GPUs, d.OpenGPU = real.GPUs, real.OpenGPU
 		return d
 	}
@@ -267,7 +268,7 @@ func TestSeveralDevicesExact(t *testing.T) {
 			env := twoGPUs()
 			env.realGPUs, env.realCPU = true, true
 			h := env.hooks()
-			h.plan = nil
+			h.Plan = nil
 			var out, errOut strings.Builder
 			code := runWith(context.Background(), []string{"-n", "1-12", "-json", "-device", dev, "-algo", algo, "-workers", "1"}, &out, &errOut, h)
 			if code != 0 || errOut.String() != "" {
@@ -384,7 +385,7 @@ func TestCheckpointDepthOnOtherDevices(t *testing.T) {
 	env := twoGPUs()
 	env.realGPUs, env.realCPU = true, true
 	h := env.hooks()
-	h.plan = nil
+	h.Plan = nil
 	runArgs := func(args ...string) result {
 		var out, errOut strings.Builder
 		args = append([]string{"-n", "12", "-json", "-quiet", "-workers", "1", "-algo", "symmetry", "-checkpoint", path}, args...)

@@ -90,7 +90,7 @@ func (f *solverFake) hooks() hooks {
 		el = 2 * time.Millisecond
 	}
 	return hooks{
-		drivers: func(gpu.Tuning) device.Drivers {
+		Drivers: func(gpu.Tuning) device.Drivers {
 			return device.Drivers{
 				CPU:   func(int) job.Backend { return &solverBackend{f: f, name: "cpu"} },
 				Procs: func() int { return 4 },
@@ -114,9 +114,9 @@ func (f *solverFake) hooks() hooks {
 				GPUAlgos: gpu.Algos(),
 			}
 		},
-		since:     func(time.Time) time.Duration { return el },
-		plan:      fakePlan,
-		symmetric: fakeSymmetric,
+		Since:     func(time.Time) time.Duration { return el },
+		Plan:      fakePlan,
+		Symmetric: fakeSymmetric,
 	}
 }
 

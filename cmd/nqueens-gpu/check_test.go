@@ -67,7 +67,7 @@ func TestCheckAllAgree(t *testing.T) {
 		t.Errorf("N=13 row %q", got)
 	}
 	if got := tableRow(t, r.stdout, 14); strings.Join(got, " ") != "14 365596 365596 365596 - OK" {
-		t.Errorf("N=14 row %q (bitmap runs only up to N=%d)", got, plainMaxN)
+		t.Errorf("N=14 row %q (bitmap runs only up to N=13)", got)
 	}
 	if !strings.Contains(r.stdout, "check passed: N=1-14, 3 columns, all agree") {
 		t.Errorf("no pass line:\n%s", r.stdout)

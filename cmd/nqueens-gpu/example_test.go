@@ -10,7 +10,7 @@ import (
 // quarter of a second, so that the examples' output does not vary.
 func exampleHooks() hooks {
 	h := defaultHooks()
-	h.since = func(time.Time) time.Duration { return 250 * time.Millisecond }
+	h.Since = func(time.Time) time.Duration { return 250 * time.Millisecond }
 	return h
 }
 

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/app"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil/fsutiltest"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
@@ -415,11 +416,11 @@ func TestCheckpointThroughLink(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	env.cpuCount = countThree(func(c context.Context, sel func(int) bool) error {
-		cancel(signalCause{syscall.SIGTERM})
+		cancel(app.SignalCause{Signal: syscall.SIGTERM})
 		return c.Err()
 	})
 	h := env.hooks()
-	h.plan = threeBatches
+	h.Plan = threeBatches
 	args := []string{"-n", "9", "-algo", "symmetry", "-checkpoint", link, "-json"} // a plan of 3 batches
 	var out, errOut bytes.Buffer
 	if code := runWith(ctx, args, &out, &errOut, h); code != exitTerminated {
@@ -464,13 +465,13 @@ func TestInterruptDropsBatchesInHand(t *testing.T) {
 	env.cpuCount = countThree(func(c context.Context, sel func(int) bool) error {
 		sel(1) // two batches in hand, searched for longer than the stop wait
 		sel(2)
-		cancel(signalCause{syscall.SIGINT})
+		cancel(app.SignalCause{Signal: syscall.SIGINT})
 		<-release
 		return c.Err()
 	})
 	h := env.hooks()
-	h.plan = threeBatches
-	h.stopWait = 20 * time.Millisecond
+	h.Plan = threeBatches
+	h.StopWait = 20 * time.Millisecond
 	args := []string{"-n", "9", "-algo", "symmetry", "-checkpoint", ck, "-v"} // a plan of 3 batches
 	var out, errOut bytes.Buffer
 	code := runWith(ctx, args, &out, &errOut, h)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
@@ -102,7 +103,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (map[string]bool, error) {
 		if err == flag.ErrHelp {
 			return nil, err
 		}
-		return nil, &usageError{msg: err.Error()}
+		return nil, usageErrorf("%s", err.Error())
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -134,4 +135,13 @@ func parseAlgoList(s string) ([]nq.Algo, error) {
 		return nil, usageErrorf("invalid -algo %s: %v", clip.Quote(s, clip.Max), err)
 	}
 	return algos, nil
+}
+
+// algoNames joins the algorithm names for messages.
+func algoNames(algos []nq.Algo) string {
+	s := make([]string, len(algos))
+	for i, a := range algos {
+		s[i] = string(a)
+	}
+	return strings.Join(s, ", ")
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/app"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
@@ -39,7 +40,7 @@ func FuzzParseArgs(f *testing.F) {
 		"-n 8 -print -max-boards -1", "-x", "-n 8 ---v", "-n 8 -", "8", "-n 8 extra", "-v=maybe -n 8",
 		"-n 8\n9", "-n\t8", "-n ٨", "-n 8 -device ０", "-=", "-n=", "--", "- -", "-n 1-2-", "-n -1-2",
 		"-n 8 -device 0,2", "-n 8 -device all,cpu", "-n 8 -device 0,0", "-n 8 -device ,", "-n 8 -device all,3",
-		"-n 20 -checkpoint c.json", "-n 4-8 -checkpoint c", "-n 9 -checkpoint c -checkpoint-interval 1s",
+		"-n 20 -checkpoint c.JSON", "-n 4-8 -checkpoint c", "-n 9 -checkpoint c -checkpoint-interval 1s",
 		"-n 9 -checkpoint-interval 0", "-n 9 -progress-interval 1h -quiet", "-n 9 -shard 1/4 -json",
 		"-n 9 -shard 4/4", "-n 9 -shard /", "-n 9 -shard 0/1048577", "-n 4-9 -shard 0/2", "-n 9 -shard 0/2 -print",
 		"-n 8 -gpu-threads 0", "-n 8 -gpu-launch 0s", "-n 8 -gpu-threads 64 -gpu-launch 20ms", "-n 2-3 -depth 2",
@@ -54,51 +55,51 @@ func FuzzParseArgs(f *testing.F) {
 			if errors.Is(err, flag.ErrHelp) {
 				return
 			}
-			var ue *usageError
+			var ue *app.UsageError
 			if !errors.As(err, &ue) {
 				t.Fatalf("%q: error %v is a %T, not a usage error", args, err, err)
 			}
-			if msg := oneLine(err.Error()); strings.ContainsAny(msg, "\n\r") {
+			if msg := app.OneLine(err.Error()); strings.ContainsAny(msg, "\n\r") {
 				t.Fatalf("%q: message %q spans lines", args, msg)
 			}
 			return
 		}
-		if cfg.lo < nq.MinN || cfg.lo > cfg.hi || cfg.hi > nq.MaxN {
-			t.Fatalf("%q: bad range %d-%d", args, cfg.lo, cfg.hi)
+		if cfg.Lo < nq.MinN || cfg.Lo > cfg.Hi || cfg.Hi > nq.MaxN {
+			t.Fatalf("%q: bad range %d-%d", args, cfg.Lo, cfg.Hi)
 		}
-		if cfg.algo != "" {
-			if _, err := nq.ParseAlgo(string(cfg.algo)); err != nil {
-				t.Fatalf("%q: bad algorithm %q", args, cfg.algo)
+		if cfg.Algo != "" {
+			if _, err := nq.ParseAlgo(string(cfg.Algo)); err != nil {
+				t.Fatalf("%q: bad algorithm %q", args, cfg.Algo)
 			}
 		}
-		if cfg.workers < 0 || cfg.workers > maxWorkers || cfg.maxBoards < 0 {
+		if cfg.Workers < 0 || cfg.Workers > maxWorkers || cfg.MaxBoards < 0 {
 			t.Fatalf("%q: bad numbers in %+v", args, cfg)
 		}
-		for _, o := range cfg.devices.Ordinals {
+		for _, o := range cfg.Devices.Ordinals {
 			if o < 0 {
 				t.Fatalf("%q: negative ordinal", args)
 			}
 		}
-		if cfg.devices.All && len(cfg.devices.Ordinals) > 0 || !cfg.devices.CPU && !cfg.devices.GPUs() {
-			t.Fatalf("%q: inconsistent devices %+v", args, cfg.devices)
+		if cfg.Devices.All && len(cfg.Devices.Ordinals) > 0 || !cfg.Devices.CPU && !cfg.Devices.GPUs() {
+			t.Fatalf("%q: inconsistent devices %+v", args, cfg.Devices)
 		}
-		if (cfg.checkpoint != "" || cfg.sharded) && cfg.lo != cfg.hi || cfg.checkpointInterval <= 0 || cfg.progressInterval < minProgressInterval {
+		if (cfg.Checkpoint != "" || cfg.Sharded) && cfg.Lo != cfg.Hi || cfg.CheckpointInterval <= 0 || cfg.ProgressInterval < minProgressInterval {
 			t.Fatalf("%q: inconsistent long-run flags %+v", args, cfg)
 		}
-		if cfg.sharded && (cfg.shard.Index < 0 || cfg.shard.Index >= cfg.shard.Count) {
-			t.Fatalf("%q: bad shard %+v", args, cfg.shard)
+		if cfg.Sharded && (cfg.Shard.Index < 0 || cfg.Shard.Index >= cfg.Shard.Count) {
+			t.Fatalf("%q: bad shard %+v", args, cfg.Shard)
 		}
-		if cfg.print && (cfg.hi > maxPrintN || cfg.json) || cfg.unique && !cfg.print {
+		if cfg.Print && (cfg.Hi > maxPrintN || cfg.JSON) || cfg.Unique && !cfg.Print {
 			t.Fatalf("%q: inconsistent %+v", args, cfg)
 		}
-		if cfg.depth != 0 && (cfg.hi < 4 || cfg.depth < 2 || cfg.depth >= max(cfg.lo, 4)) {
-			t.Fatalf("%q: -depth %d accepted for N=%d-%d", args, cfg.depth, cfg.lo, cfg.hi)
+		if cfg.Depth != 0 && (cfg.Hi < 4 || cfg.Depth < 2 || cfg.Depth >= max(cfg.Lo, 4)) {
+			t.Fatalf("%q: -depth %d accepted for N=%d-%d", args, cfg.Depth, cfg.Lo, cfg.Hi)
 		}
 		// Choosing the backend must not panic either (without a real GPU).
 		env := &fakeEnv{devErr: gpu.ErrNoCUDA}
 		var errOut strings.Builder
-		if devs, err := device.Open(cfg.devices, device.Options{Workers: cfg.workers, Algo: cfg.algo}, env.drivers(cfg.tune)); err == nil {
-			reportOpen(&errOut, devs, cpuEstimate(cfg.lo, cfg.hi, devs))
+		if devs, err := device.Open(cfg.Devices, device.Options{Workers: cfg.Workers, Algo: cfg.Algo}, env.drivers(cfg.Tune)); err == nil {
+			errOut.WriteString(devs.FallbackLine(""))
 			devs.Close()
 		}
 	})

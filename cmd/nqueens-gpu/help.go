@@ -46,12 +46,3 @@ func writeHelp(w io.Writer, name string) error {
 	_, err := io.WriteString(w, helpText(name))
 	return err
 }
-
-// helpDone answers -h of the subcommand name: its help on stdout, exit 0,
-// or exit 1 when the help cannot be written.
-func helpDone(stdout, stderr io.Writer, name string) int {
-	if err := writeHelp(stdout, name); err != nil {
-		return outputFailed(stderr, err)
-	}
-	return exitOK
-}

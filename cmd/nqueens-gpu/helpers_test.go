@@ -101,14 +101,14 @@ func fakePlan(s nq.Spec) (plan.Plan, error) {
 
 func (f *fakeEnv) hooks() hooks {
 	h := hooks{
-		drivers:    f.drivers,
-		plan:       fakePlan,
-		isTerminal: func(io.Writer) bool { return false },
-		since:      func(time.Time) time.Duration { return fixedElapsed },
-		symmetric:  fakeSymmetric,
+		Drivers:    f.drivers,
+		Plan:       fakePlan,
+		IsTerminal: func(io.Writer) bool { return false },
+		Since:      func(time.Time) time.Duration { return fixedElapsed },
+		Symmetric:  fakeSymmetric,
 	}
 	if f.realCPU || f.realGPUs {
-		h.symmetric = nil // real workers report Total alone
+		h.Symmetric = nil // real workers report Total alone
 	}
 	return h
 }

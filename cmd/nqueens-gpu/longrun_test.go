@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/app"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
@@ -175,8 +176,8 @@ func TestSignalsResume(t *testing.T) {
 // realHooks are the real solvers with a fixed clock.
 func realHooks() hooks {
 	h := defaultHooks()
-	h.since = func(time.Time) time.Duration { return fixedElapsed }
-	h.isTerminal = func(io.Writer) bool { return false }
+	h.Since = func(time.Time) time.Duration { return fixedElapsed }
+	h.IsTerminal = func(io.Writer) bool { return false }
 	return h
 }
 
@@ -258,14 +259,14 @@ func TestInterruptSavesCheckpoint(t *testing.T) {
 			}
 			done([]int{i}, p)
 			if i == 1 && stop {
-				cancel(signalCause{syscall.SIGTERM})
+				cancel(app.SignalCause{Signal: syscall.SIGTERM})
 				return c.Err()
 			}
 		}
 		return nil
 	}
 	h := env.hooks()
-	h.plan = func(s nq.Spec) (plan.Plan, error) {
+	h.Plan = func(s nq.Spec) (plan.Plan, error) {
 		p, _ := fakePlan(s)
 		p.Batches, p.TaskCount = 3, 700
 		return p, nil
@@ -289,7 +290,7 @@ func TestInterruptSavesCheckpoint(t *testing.T) {
 }
 
 func TestCommandLine(t *testing.T) {
-	got := commandLine([]string{"-n", "20", "-checkpoint", "my run's file.ckpt", "-device", "all,cpu", "-shard", "1/4", ""})
+	got := app.CommandLine([]string{"-n", "20", "-checkpoint", "my run's file.ckpt", "-device", "all,cpu", "-shard", "1/4", ""})
 	want := `nqueens-gpu -n 20 -checkpoint 'my run'\''s file.ckpt' -device all,cpu -shard 1/4 ''`
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
@@ -428,7 +429,7 @@ func TestProgressLargeNFromStart(t *testing.T) {
 		return ctx.Err()
 	}
 	h := env.hooks()
-	h.plan = nil // the job's own
+	h.Plan = nil // the job's own
 	for _, n := range []int{24, 26, 28} {
 		want, _ := plan.Known(plan.Normalize(nq.Spec{N: n}))
 		ctx, cancel := context.WithCancel(context.Background())

@@ -15,29 +15,27 @@ package main
 
 import (
 	"context"
-	"fmt"
+	"errors"
+	"flag"
 	"io"
 	"os"
 	"os/signal"
-	"regexp"
-	"strings"
 	"syscall"
 
-	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/app"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
-	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
-const progName = "nqueens-gpu"
+const progName = app.Program
 
-// Exit statuses.
+// Exit statuses (app.ExitCode decides them).
 const (
-	exitOK          = 0
-	exitRuntime     = 1
-	exitUsage       = 2
-	exitInterrupted = 130 // 128 + SIGINT, as a shell reports it
-	exitTerminated  = 143 // 128 + SIGTERM
+	exitOK          = app.ExitOK
+	exitRuntime     = app.ExitRuntime
+	exitUsage       = app.ExitUsage
+	exitInterrupted = 128 + int(syscall.SIGINT)
+	exitTerminated  = 128 + int(syscall.SIGTERM)
 )
 
 func main() {
@@ -48,22 +46,6 @@ func main() {
 		os.Exit(exitRuntime)
 	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
-}
-
-// signalCause is the cause of the cancellation of a run's context when a
-// signal stopped it.
-type signalCause struct{ sig os.Signal }
-
-func (s signalCause) Error() string { return "interrupted by " + signalName(s.sig) }
-
-func signalName(sig os.Signal) string {
-	switch sig {
-	case os.Interrupt:
-		return "SIGINT"
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	}
-	return sig.String()
 }
 
 // run is the whole program: it parses args, counts, writes the results to
@@ -77,13 +59,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	go func() {
 		select {
 		case sig := <-sigs:
-			// The first SIGINT or SIGTERM stops the count in order.
-			// Both get their default action back, so that a second
-			// one ends the process at once even if a solver is slow
-			// to notice (a checkpoint being written then stays the
-			// one before: files are replaced atomically).
+			// The first signal stops the count in order. Each gets its
+			// default action back, so that a second one ends the
+			// process at once even if a solver is slow to notice (a
+			// checkpoint being written then stays the one before:
+			// files are replaced atomically).
 			signal.Reset(os.Interrupt, syscall.SIGTERM)
-			cancel(signalCause{sig})
+			cancel(app.SignalCause{Signal: sig})
 		case <-ctx.Done():
 		}
 	}()
@@ -105,6 +87,11 @@ var subcommands = map[string]func(ctx context.Context, args []string, stdout, st
 	"devices": runDevices,
 }
 
+// buildCommit and buildModified are set by the Makefile (-ldflags -X) to
+// the git commit the binary was built from and "true" if the tree had
+// uncommitted changes to tracked files.
+var buildCommit, buildModified string
+
 // programVersion is the version that checkpoints and shard results
 // record: the commit the Makefile stamps into the binary (buildCommit,
 // with "+dirty" for uncommitted changes), else what the Go build info
@@ -122,62 +109,68 @@ func programVersion() string {
 	return job.Version()
 }
 
-// commandLine writes the command with args, quoted for a POSIX shell where
-// needed.
-func commandLine(args []string) string {
-	plain := regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
-	parts := []string{progName}
-	for _, a := range args {
-		if !plain.MatchString(a) {
-			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+// hooks are the program's ties to the devices and the clock; tests
+// replace them.
+type hooks = app.Hooks
+
+// defaultHooks are the real devices and clock, and this build's version.
+func defaultHooks() hooks {
+	return hooks{Version: programVersion(), Build: app.Build{Commit: buildCommit, Modified: buildModified == "true"}}
+}
+
+// done ends a command: it prints err (one line, and its hint), pointing a
+// usage error to the help of sub ("" for the count), and returns the exit
+// status of err (app.ExitCode). A command that succeeded fails when a
+// write to out failed.
+func done(err error, sub string, out *fsutil.ErrWriter, stderr io.Writer) int {
+	if err == nil && out != nil && out.Err() != nil {
+		err = &app.OutputError{Err: out.Err()}
+	}
+	if err == nil {
+		return exitOK
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		if werr := writeHelp(out, helpName(sub)); werr != nil {
+			return done(&app.OutputError{Err: werr}, sub, nil, stderr)
 		}
-		parts = append(parts, a)
+		return exitOK
 	}
-	return strings.Join(parts, " ")
-}
-
-// usageError is a mistake in the command line; it makes the program exit
-// with status 2.
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
-
-func usageErrorf(format string, a ...any) error {
-	return &usageError{msg: fmt.Sprintf(format, a...)}
-}
-
-// maxErrorLine bounds an error line: whatever the user typed or a file
-// held, a message is one line of at most this many bytes.
-const maxErrorLine = 1000
-
-// printError writes msg as one line on w, prefixed with the program name
-// and cut to maxErrorLine bytes (clip.Line keeps its head and its tail).
-func printError(w io.Writer, msg string) {
-	fmt.Fprintf(w, "%s\n", clip.Line(progName+": "+oneLine(msg), maxErrorLine))
-}
-
-// printUsageError writes a usage error as one line with a pointer to -h.
-func printUsageError(w io.Writer, err error) {
-	printError(w, err.Error()+" (run '"+progName+" -h' for help)")
-}
-
-// oneLine escapes line breaks so that a message never spans lines, whatever
-// the user typed or a driver returned.
-func oneLine(s string) string {
-	return strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(s)
-}
-
-// algoNames joins the algorithm names for messages.
-func algoNames(algos []nq.Algo) string {
-	s := make([]string, len(algos))
-	for i, a := range algos {
-		s[i] = string(a)
+	code := app.ExitCode(err)
+	if code == exitUsage {
+		printUsageError(stderr, sub, err)
+		return code
 	}
-	return strings.Join(s, ", ")
+	printError(stderr, err.Error())
+	if h := app.Hint(err); h != "" {
+		printError(stderr, h)
+	}
+	return code
 }
 
-// printSubcommandUsageError writes a subcommand's usage error as one line
-// that points to the subcommand's help.
-func printSubcommandUsageError(w io.Writer, sub string, err error) {
-	printError(w, err.Error()+" (run '"+progName+" "+sub+" -h' for help)")
+// helpName is the help text of sub: "count" for the count.
+func helpName(sub string) string {
+	if sub == "" {
+		return "count"
+	}
+	return sub
 }
+
+// printError writes msg as one line on w (app.PrintError).
+func printError(w io.Writer, msg string) { app.PrintError(w, msg) }
+
+// printUsageError writes a usage error as one line with a pointer to the
+// help of sub ("" for the count).
+func printUsageError(w io.Writer, sub string, err error) {
+	cmd := progName
+	if sub != "" {
+		cmd += " " + sub
+	}
+	msg := err.Error()
+	if sub == "merge" {
+		msg = "merge: " + msg
+	}
+	printError(w, msg+" (run '"+cmd+" -h' for help)")
+}
+
+// usageErrorf returns a usage error of the command line.
+func usageErrorf(format string, a ...any) error { return app.Usagef(format, a...) }

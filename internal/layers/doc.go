@@ -1,9 +1,23 @@
-// Package layers has no code: its test keeps the import graph of the
-// module flowing one way, spec → tasks → backend → partial sums → counts →
-// report. The layers, from the bottom:
+// Package layers holds the order of the module's packages, from the
+// bottom up, that docs/architecture.md draws; its test keeps the import
+// graph to it: spec → tasks → backend → partial sums → counts → report.
 //
-//	internal/*    types, tasks, the job, the device layer, reports
-//	kernels       the CUDA sources and their PTX
-//	cpu, gpu      the backends (gpu does not import cpu)
-//	cmd/...       flags, wiring and printing (nothing imports it)
+// A package imports only packages of lower layers. A test may also import
+// any package below internal/app, to check its package with the others.
+// Every package of the module has its layer here: a new one fails the
+// test until it is placed (and docs/architecture.md, which the test
+// compares with this order, says where).
 package layers
+
+// Order lists the module's packages by layer, the lowest first.
+var Order = [][]string{
+	{"internal/clip", "internal/symmetry", "internal/batchset", "internal/benchstat", "internal/fsutil", "internal/fakecuda", "kernels"},
+	{"internal/nq", "internal/tasks", "internal/fsutil/fsutiltest", "internal/layers"},
+	{"internal/known", "internal/boards", "internal/burnside", "internal/estimate", "internal/tasks/taskstest", "internal/eflanes", "kernels/host"},
+	{"internal/plan"},
+	{"internal/checkpoint"},
+	{"internal/job", "internal/shard", "cpu", "gpu"},
+	{"internal/job/jobtest", "internal/device", "internal/progress", "internal/report"},
+	{"internal/app"},
+	{"cmd/nqueens-gpu", "scripts/benchdoc", "scripts/cpubench", "scripts/kernelreport", "scripts/warpsim"},
+}

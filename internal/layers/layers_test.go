@@ -2,8 +2,10 @@ package layers
 
 import (
 	"errors"
+	"fmt"
 	"go/build"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -63,42 +65,60 @@ func imports(t *testing.T, tags []string) (code, tests map[string][]string) {
 	return code, tests
 }
 
-// under reports whether pkg is dir or below it.
-func under(pkg, dir string) bool { return pkg == dir || strings.HasPrefix(pkg, dir+"/") }
+// layerOf maps each package of Order to its layer.
+func layerOf() map[string]int {
+	m := map[string]int{}
+	for i, layer := range Order {
+		for _, pkg := range layer {
+			m[pkg] = i
+		}
+	}
+	return m
+}
 
-// upward says why pkg must not import imp ("" when it may). inTest is set
+// appLayer is the layer of internal/app: a test may import any package
+// below it.
+var appLayer = layerOf()["internal/app"]
+
+// upward says why pkg must not import imp ("" when it may); inTest is set
 // for the imports of pkg's tests.
-func upward(pkg, imp string, inTest bool) string {
+func upward(layer map[string]int, pkg, imp string, inTest bool) string {
+	lp, okp := layer[pkg]
+	li, oki := layer[imp]
 	switch {
-	case under(imp, "cmd"):
-		return "nothing imports a command"
-	case under(pkg, "internal") && (under(imp, "cpu") || under(imp, "gpu")):
-		return "internal/* is below the backends"
-	case !inTest && under(pkg, "gpu") && under(imp, "cpu"):
-		// The GPU's tests may cross-check it with the CPU.
-		return "gpu does not import cpu"
+	case !okp:
+		return pkg + " has no layer in layers.Order"
+	case !oki:
+		return imp + " has no layer in layers.Order"
+	case inTest && li < appLayer:
+		return ""
+	case li >= lp:
+		return fmt.Sprintf("layer %d may import only lower layers, and %s is in layer %d", lp, imp, li)
 	}
 	return ""
 }
 
-// TestLayers fails on an import that runs upward: internal/* importing
-// cpu or gpu (in its code or its tests), gpu importing cpu, anything
-// importing cmd, in the CPU build and in the cuda build.
+// TestLayers fails on an import that runs upward or sideways, in the CPU
+// build and in the cuda build, and on a package without a layer.
 func TestLayers(t *testing.T) {
+	layer := layerOf()
 	seen := 0
 	for _, tags := range [][]string{nil, {"cuda"}} {
 		code, tests := imports(t, tags)
 		seen += len(code)
 		for pkg, imps := range code {
+			if _, ok := layer[pkg]; !ok {
+				t.Errorf("%s has no layer in layers.Order (and docs/architecture.md)", pkg)
+			}
 			for _, imp := range imps {
-				if why := upward(pkg, imp, false); why != "" {
+				if why := upward(layer, pkg, imp, false); why != "" {
 					t.Errorf("tags %v: %s imports %s: %s", tags, pkg, imp, why)
 				}
 			}
 		}
 		for pkg, imps := range tests {
 			for _, imp := range imps {
-				if why := upward(pkg, imp, true); why != "" {
+				if why := upward(layer, pkg, imp, true); why != "" {
 					t.Errorf("tags %v: the tests of %s import %s: %s", tags, pkg, imp, why)
 				}
 			}
@@ -109,26 +129,56 @@ func TestLayers(t *testing.T) {
 	}
 }
 
-// TestUpward checks the rules themselves on the imports the module had
-// before the device layer, which ran upward.
+// TestUpward checks the rules themselves on imports the module had, which
+// ran upward, and on some it has.
 func TestUpward(t *testing.T) {
+	layer := layerOf()
 	tests := []struct {
 		pkg, imp string
 		inTest   bool
 		bad      bool
 	}{
+		{"internal/nq", "internal/tasks", false, true},
+		{"cpu", "internal/job", false, true},
+		{"gpu", "internal/job", false, true},
+		{"gpu", "internal/device", false, true},
+		{"internal/device", "internal/job", false, false},
 		{"internal/job", "cpu", false, true},
-		{"internal/job", "cpu", true, true},
 		{"gpu", "cpu", false, true},
 		{"gpu", "cpu", true, false},
-		{"cpu", "internal/job", false, false},
-		{"gpu", "internal/device", false, false},
+		{"cpu", "internal/job/jobtest", true, false},
+		{"internal/job", "internal/app", true, true},
 		{"scripts/benchdoc", "cmd/nqueens-gpu", false, true},
-		{"cmd/nqueens-gpu", "gpu", false, false},
+		{"cmd/nqueens-gpu", "internal/app", false, false},
+		{"internal/unknown", "internal/nq", false, true},
 	}
 	for _, tt := range tests {
-		if got := upward(tt.pkg, tt.imp, tt.inTest) != ""; got != tt.bad {
+		if got := upward(layer, tt.pkg, tt.imp, tt.inTest) != ""; got != tt.bad {
 			t.Errorf("upward(%s, %s, test %v) = %v, want %v", tt.pkg, tt.imp, tt.inTest, got, tt.bad)
 		}
+	}
+}
+
+// TestArchitectureDoc checks that docs/architecture.md draws the layers of
+// Order: its block after "## Layers" has one line per layer, the lowest
+// first, listing its packages.
+func TestArchitectureDoc(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(root, "docs", "architecture.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(b), "## Layers")
+	_, block, ok2 := strings.Cut(rest, "```\n")
+	block, _, ok3 := strings.Cut(block, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("docs/architecture.md has no code block after \"## Layers\"")
+	}
+	var got [][]string
+	for _, line := range strings.Split(strings.TrimSpace(block), "\n") {
+		_, pkgs, _ := strings.Cut(line, ":")
+		got = append(got, strings.Fields(pkgs))
+	}
+	if fmt.Sprint(got) != fmt.Sprint(Order) {
+		t.Errorf("docs/architecture.md's layers\n%v\nlayers.Order\n%v", got, Order)
 	}
 }

@@ -45,6 +45,21 @@ func WriteEnvText(w io.Writer, e *Env) {
 	}
 }
 
+// WriteDocumentText writes the document d, recorded as name, as bench
+// prints it when it measures: when it was recorded, its environment and
+// its series' tables.
+func WriteDocumentText(w io.Writer, d *Document, name string) {
+	fmt.Fprintf(w, "%s: recorded %s, %d timed run%s per N after %d warm-up\n\n", name, d.Created.UTC().Format("2006-01-02 15:04 UTC"), d.Runs, Plural(d.Runs), d.Warmup)
+	WriteEnvText(w, &d.Env)
+	for j := range d.Series {
+		s := &d.Series[j]
+		WriteSeriesHeader(w, s)
+		for _, r := range s.Results {
+			WriteResultRow(w, &r)
+		}
+	}
+}
+
 // WriteSeriesHeader writes the heading and the column titles of one
 // series of a bench report.
 func WriteSeriesHeader(w io.Writer, s *Series) {

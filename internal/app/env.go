@@ -1,0 +1,76 @@
+package app
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/nqueens-gpu/nqueens-gpu/cpu"
+	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
+)
+
+// Build says what the binary was built from, for reports: Commit is the
+// git commit the Makefile stamped into the binary ("" when unknown), and
+// Modified is set when the tree had uncommitted changes.
+type Build struct {
+	Commit   string
+	Modified bool
+}
+
+// Env describes the machine, the build and the GPUs for bench, check and
+// devices; its error is the GPU list's.
+func Env(h Hooks, b Build, tune gpu.Tuning) (report.Env, error) {
+	h = h.WithDefaults()
+	p := report.Probe{Commit: b.Commit, Modified: b.Modified, CPUSearch: cpu.EightfoldPath()}
+	p.CUDABuild, p.PTXBuild = gpu.CUDABuild()
+	if d, err := gpu.Driver(); err == nil {
+		p.NVIDIADriver, p.CUDADriver = d.Version, d.CUDAVersion()
+	}
+	gpus, err := h.Drivers(tune).GPUs()
+	switch {
+	case err != nil:
+		p.GPUNote = err.Error()
+	case len(gpus) == 0:
+		p.GPUNote = "no CUDA device found"
+	}
+	for _, g := range gpus {
+		p.GPUs = append(p.GPUs, report.GPU{Ordinal: g.Ordinal, Name: g.Name,
+			ComputeCapability: fmt.Sprintf("%d.%d", g.Major, g.Minor), SMs: g.SMs, MemBytes: g.MemBytes})
+	}
+	return report.GatherEnv(p), err
+}
+
+// envOf is the environment of a bench or check report.
+func envOf(h Hooks, tune gpu.Tuning) report.Env {
+	e, _ := Env(h, h.Build, tune) // a GPU list's error is in e.GPUNote
+	return e
+}
+
+// Devices writes the description of the machine (Env) as text, or JSON
+// with asJSON; without a GPU to count on it says why in its error.
+func Devices(h Hooks, asJSON bool, stdout io.Writer) error {
+	h = h.WithDefaults()
+	env, err := Env(h, h.Build, gpu.Tuning{})
+	if asJSON {
+		if err2 := report.WriteJSON(stdout, &env); err2 != nil {
+			return &OutputError{err2}
+		}
+	} else {
+		var b strings.Builder
+		report.WriteEnvText(&b, &env)
+		if _, err2 := io.WriteString(stdout, b.String()); err2 != nil {
+			return &OutputError{err2}
+		}
+	}
+	if len(env.GPUs) > 0 {
+		return nil
+	}
+	msg := "no GPU to count on: " + env.GPUNote
+	if err != nil {
+		if fix := h.Drivers(gpu.Tuning{}).Fix; fix != nil && fix(err) != "" {
+			msg += "; to use a GPU: " + fix(err)
+		}
+	}
+	return fmt.Errorf("%s", msg)
+}

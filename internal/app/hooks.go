@@ -1,0 +1,95 @@
+package app
+
+import (
+	"context"
+	"io"
+	"runtime"
+	"time"
+
+	"github.com/nqueens-gpu/nqueens-gpu/cpu"
+	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/progress"
+)
+
+// Hooks are the commands' ties to the devices, the clock and the job's
+// plan. The program uses the zero value's defaults (WithDefaults); tests
+// set fakes.
+type Hooks struct {
+	// Drivers wires the backends into the device layer, GPUs opened with
+	// tune; nil means RealDrivers.
+	Drivers func(tune gpu.Tuning) device.Drivers
+	// Plan numbers and fingerprints a job's batches; nil means the job's
+	// own (job.Config.Plan) and plan.Make for merge.
+	Plan func(nq.Spec) (plan.Plan, error)
+	// IsTerminal reports whether progress gets a bar; nil means
+	// progress.IsTerminal.
+	IsTerminal func(w io.Writer) bool
+	// Since is the elapsed time of one count; nil means time.Since.
+	Since func(start time.Time) time.Duration
+	// StopWait is how long a stopped count waits for the batches in hand
+	// (job.Config.StopWait); 0 means job.DefaultStopWait.
+	StopWait time.Duration
+	// Symmetric counts the solutions fixed by the quarter and the half
+	// turn, an eightfold count's host batch; nil means the real one.
+	Symmetric func(ctx context.Context, n int) (s90, s180 uint64, err error)
+	// Version is the program's version for checkpoints and shard
+	// results; "" means job.Version().
+	Version string
+	// Build is what the binary was built from, for reports.
+	Build Build
+}
+
+// RealDrivers are the cpu and gpu packages.
+func RealDrivers(tune gpu.Tuning) device.Drivers {
+	return device.Drivers{
+		CPU:   func(workers int) job.Backend { return cpu.New(workers) },
+		Procs: func() int { return runtime.GOMAXPROCS(0) },
+		GPUs:  gpuList,
+		OpenGPU: func(ordinal int) (job.Backend, error) {
+			b, err := gpu.OpenWith(ordinal, tune)
+			if err != nil {
+				return nil, err // not a typed nil in an interface
+			}
+			return b, nil
+		},
+		GPUAlgos: gpu.Algos(),
+		Fix:      gpu.Fix,
+	}
+}
+
+// gpuList is gpu.Devices as the device layer describes GPUs.
+func gpuList() ([]device.GPU, error) {
+	ds, err := gpu.Devices()
+	gs := make([]device.GPU, len(ds))
+	for i, d := range ds {
+		gs[i] = device.GPU(d)
+	}
+	return gs, err
+}
+
+// WithDefaults fills in the hooks h left nil.
+func (h Hooks) WithDefaults() Hooks {
+	if h.Drivers == nil {
+		h.Drivers = RealDrivers
+	}
+	if h.IsTerminal == nil {
+		h.IsTerminal = progress.IsTerminal
+	}
+	if h.Since == nil {
+		h.Since = time.Since // time.Now carries a monotonic reading
+	}
+	if h.Version == "" {
+		h.Version = job.Version()
+	}
+	return h
+}
+
+// jobConfig is what the hooks set in the job of a count: its plan, its
+// host batch of symmetric solutions and its stop wait.
+func (h Hooks) jobConfig() job.Config {
+	return job.Config{Plan: h.Plan, Symmetric: h.Symmetric, StopWait: h.StopWait, Version: h.Version}
+}
