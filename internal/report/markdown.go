@@ -143,12 +143,12 @@ func seriesTable(b *strings.Builder, s *Series) {
 		fmt.Fprintf(b, "; **asked for device %s, ran on the CPU**: %s", escape(s.Requested), escape(s.Fallback))
 	}
 	b.WriteString("\n\n")
-	b.WriteString("| N | Total | Unique | mean | 95% CI of mean | median | std dev | min | max | checked against |\n")
-	b.WriteString("|---:|---:|---:|---:|---|---:|---:|---:|---:|---|\n")
+	b.WriteString("| N | Total | Unique | mean | geometric mean | 95% CI of geometric mean | median | std dev | min | max | checked against |\n")
+	b.WriteString("|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|\n")
 	for _, r := range s.Results {
 		st := r.Stats
-		fmt.Fprintf(b, "| %d | %d | %d | %s | %s | %s | %s | %s | %s | %s |\n",
-			r.N, r.Total, r.Unique, FormatSeconds(st.Mean), ciText(st.CILow, st.CIHigh, st.Runs),
+		fmt.Fprintf(b, "| %d | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			r.N, r.Total, r.Unique, FormatSeconds(st.Mean), FormatSeconds(st.GeoMean), ciText(st.CILow, st.CIHigh, st.Runs),
 			FormatSeconds(st.Median), FormatSeconds(st.StdDev), FormatSeconds(st.Min), FormatSeconds(st.Max),
 			verifiedText(r.Verified))
 	}

@@ -285,3 +285,19 @@ func TestSplice(t *testing.T) {
 		})
 	}
 }
+
+// A bench row never shows a negative time: three runs of N=12 with one
+// slow outlier, whose t interval of the times reached -2.249 ms.
+func TestResultRowPositive(t *testing.T) {
+	r := result(12, 0.00178, 0.00203, 0.00567)
+	var b bytes.Buffer
+	WriteResultRow(&b, &r)
+	if !strings.Contains(b.String(), " 565.9µs .. 13.23ms ") || strings.Contains(b.String(), "-") {
+		t.Errorf("row %q, want the interval 565.9µs .. 13.23ms", b.String())
+	}
+	var md strings.Builder
+	seriesTable(&md, &Series{Label: "cpu", Results: []Result{r}})
+	if !strings.Contains(md.String(), "| 3.16ms | 2.736ms | 565.9µs – 13.23ms |") {
+		t.Errorf("Markdown %q", md.String())
+	}
+}
