@@ -98,6 +98,9 @@ func envTable(b *strings.Builder, d *Document) {
 	row := func(k, v string) { fmt.Fprintf(b, "| %s | %s |\n", k, escape(v)) }
 	b.WriteString("| | |\n|---|---|\n")
 	row("recorded", d.Created.UTC().Format("2006-01-02 15:04 UTC"))
+	if e.Version != "" {
+		row("version", e.Version)
+	}
 	commit := e.Commit
 	switch {
 	case commit == "":

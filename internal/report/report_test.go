@@ -37,6 +37,7 @@ func fixture() *Document {
 		Created: time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC),
 		Command: []string{"nqueens-gpu", "bench", "-n", "12-14", "-runs", "3", "-device", "cpu,0"},
 		Env: Env{
+			Version:   "v0.0.0-20250304050607-0123456789ab+dirty",
 			GoVersion: "go1.26.8", OS: "linux", Arch: "amd64",
 			Commit: "0123456789abcdef0123456789abcdef01234567", Modified: true,
 			CPUModel: "Fake CPU @ 3.0GHz", CPUCores: 16, GOMAXPROCS: 16,

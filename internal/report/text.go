@@ -18,6 +18,9 @@ func WriteEnvText(w io.Writer, e *Env) {
 		row("CPU path", e.CPUSearch)
 	}
 	row("Go", fmt.Sprintf("%s %s/%s", e.GoVersion, e.OS, e.Arch))
+	if e.Version != "" {
+		row("version", e.Version)
+	}
 	commit := e.Commit
 	if commit == "" {
 		commit = "unknown (not built from a git checkout)"
