@@ -1,7 +1,15 @@
 // Package benchstat summarises repeated timings and compares two sets of
 // them. It is what `nqueens-gpu bench` reports: mean, standard deviation,
-// median, min, max and a Student-t confidence interval of the mean, and
-// for a comparison with a baseline Welch's t-test with an effect size.
+// median, min, max, and the geometric mean with its confidence interval,
+// and for a comparison with a baseline Welch's t-test with an effect size.
+//
+// The interval is Student's t interval of the mean of the log times,
+// back-transformed: exp(m ± t·s/√n). A time is positive and its noise
+// multiplies (a slower core, a busy neighbour, a page fault stretch a
+// run by a factor), so the interval is taken where the noise adds, and
+// it lies above zero however few or scattered the runs are; the t
+// interval of the times themselves reached below zero for three runs
+// with one slow outlier.
 //
 // The statistics come from gonum.org/v1/gonum/stat and the t distribution
 // from gonum.org/v1/gonum/stat/distuv.
@@ -29,9 +37,13 @@ type Summary struct {
 	Median float64 `json:"median"`
 	Min    float64 `json:"min"`
 	Max    float64 `json:"max"`
-	// CILow and CIHigh bound the 95 % confidence interval of the mean,
-	// mean ± t(0.975, n-1)·s/√n. With a single run there is no interval
-	// and both equal the mean.
+	// GeoMean is the geometric mean, exp(m), m the mean of the log
+	// times.
+	GeoMean float64 `json:"geomean"`
+	// CILow and CIHigh bound the 95 % confidence interval of the
+	// geometric mean, exp(m ± t(0.975, n-1)·s/√n), s the standard
+	// deviation of the log times: both positive. With a single run there
+	// is no interval and both equal the time.
 	CILow  float64 `json:"ci95_low"`
 	CIHigh float64 `json:"ci95_high"`
 }
@@ -39,14 +51,15 @@ type Summary struct {
 // ErrEmpty is returned for a sample without values.
 var ErrEmpty = errors.New("benchstat: no values")
 
-// Summarize computes the summary of xs, which it does not modify.
+// Summarize computes the summary of the times xs, which it does not
+// modify; each must be positive and finite.
 func Summarize(xs []float64) (Summary, error) {
 	if len(xs) == 0 {
 		return Summary{}, ErrEmpty
 	}
 	for _, x := range xs {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return Summary{}, fmt.Errorf("benchstat: value %v is not finite", x)
+		if math.IsNaN(x) || math.IsInf(x, 0) || x <= 0 {
+			return Summary{}, fmt.Errorf("benchstat: value %v is not a time (positive and finite)", x)
 		}
 	}
 	s := append([]float64(nil), xs...)
@@ -59,11 +72,20 @@ func Summarize(xs []float64) (Summary, error) {
 		Min:    s[0],
 		Max:    s[n-1],
 	}
-	sum.CILow, sum.CIHigh = sum.Mean, sum.Mean
+	logs := make([]float64, n)
+	for i, x := range s {
+		logs[i] = math.Log(x)
+	}
+	m := stat.Mean(logs, nil)
+	sum.GeoMean = math.Exp(m)
+	if n == 1 {
+		sum.GeoMean = s[0] // exactly, not through a rounded log
+	}
+	sum.CILow, sum.CIHigh = sum.GeoMean, sum.GeoMean
 	if n > 1 {
 		sum.StdDev = stat.StdDev(s, nil)
-		half := tQuantile(1-(1-Level)/2, float64(n-1)) * sum.StdDev / math.Sqrt(float64(n))
-		sum.CILow, sum.CIHigh = sum.Mean-half, sum.Mean+half
+		half := tQuantile(1-(1-Level)/2, float64(n-1)) * stat.StdDev(logs, nil) / math.Sqrt(float64(n))
+		sum.CILow, sum.CIHigh = math.Exp(m-half), math.Exp(m+half)
 	}
 	return sum, nil
 }

@@ -13,8 +13,6 @@ import (
 //	  t = -1.8608, df = 17.776, p-value = 0.07939
 //	  95 percent confidence interval: -3.3654832  0.2054832
 //	  sample estimates: mean in group 1 0.75, mean in group 2 2.33
-//	t.test(sleep$extra[1:10])
-//	  95 percent confidence interval: -0.5297804  2.0297804
 var (
 	sleep1 = []float64{0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0}
 	sleep2 = []float64{1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4}
@@ -98,44 +96,63 @@ func TestWelchCases(t *testing.T) {
 	}
 }
 
+// The expected figures below were computed apart from gonum, from the
+// log times with R's qt(0.975, df): 12.7062047 (df 1), 4.3026527 (2),
+// 3.1824463 (3), 2.7764451 (4).
 func TestSummarize(t *testing.T) {
 	tests := []struct {
 		name string
 		xs   []float64
 		want Summary
-		tol  float64
+		tol  float64 // relative
 	}{
 		{
 			name: "one run",
 			xs:   []float64{2.5},
-			want: Summary{Runs: 1, Mean: 2.5, Median: 2.5, Min: 2.5, Max: 2.5, CILow: 2.5, CIHigh: 2.5},
+			want: Summary{Runs: 1, Mean: 2.5, Median: 2.5, Min: 2.5, Max: 2.5, GeoMean: 2.5, CILow: 2.5, CIHigh: 2.5},
 		},
 		{
 			name: "two runs",
 			xs:   []float64{3, 1},
-			// s = sqrt(2), t(0.975, 1) = 12.706205, half = 12.706205·sqrt(2)/sqrt(2).
-			want: Summary{Runs: 2, Mean: 2, StdDev: math.Sqrt2, Median: 2, Min: 1, Max: 3, CILow: 2 - 12.7062047, CIHigh: 2 + 12.7062047},
-			tol:  1e-6,
+			// logs 0 and ln 3: m = ln √3, s = ln 3/√2; half = 12.7062047·ln 3/2.
+			want: Summary{Runs: 2, Mean: 2, StdDev: math.Sqrt2, Median: 2, Min: 1, Max: 3,
+				GeoMean: math.Sqrt(3), CILow: 0.00161198299, CIHigh: 1861.06182},
+			tol: 1e-6,
 		},
 		{
-			name: "odd count, unsorted",
-			xs:   []float64{5, 1, 4, 2, 3},
-			// s = sqrt(2.5), t(0.975, 4) = 2.7764451, half = 2.7764451·sqrt(0.5).
-			want: Summary{Runs: 5, Mean: 3, StdDev: math.Sqrt(2.5), Median: 3, Min: 1, Max: 5, CILow: 3 - 1.9632432, CIHigh: 3 + 1.9632432},
-			tol:  1e-6,
+			name: "1, e, e²",
+			xs:   []float64{math.E * math.E, 1, math.E},
+			// logs 0, 1, 2: m = 1, s = 1; half = 4.3026527/√3 = 2.4841377.
+			want: Summary{Runs: 3, Mean: (1 + math.E + math.E*math.E) / 3, StdDev: 3.3062734, Median: math.E, Min: 1, Max: math.E * math.E,
+				GeoMean: math.E, CILow: math.Exp(1 - 2.4841377), CIHigh: math.Exp(1 + 2.4841377)},
+			tol: 1e-6,
 		},
 		{
-			name: "sleep group 1",
-			xs:   sleep1,
-			// R: mean 0.75, sd 1.789010, CI -0.5297804 2.0297804.
-			want: Summary{Runs: 10, Mean: 0.75, StdDev: 1.789010, Median: 0.35, Min: -1.6, Max: 3.7, CILow: -0.5297804, CIHigh: 2.0297804},
-			tol:  1e-6,
+			// Three runs of N=12 with one slow outlier, as bench
+			// printed them with an interval of -2.22ms .. 8.54ms: the
+			// t interval of the times was -2.249 ms .. 8.57 ms.
+			name: "an outlier of three",
+			xs:   []float64{0.00178, 0.00203, 0.00567},
+			want: Summary{Runs: 3, Mean: 0.0031600, StdDev: 0.00217731486, Median: 0.00203, Min: 0.00178, Max: 0.00567,
+				GeoMean: 0.00273631673, CILow: 0.000565938508, CIHigh: 0.0132301110},
+			tol: 1e-6,
+		},
+		{
+			// N=12 of docs/bench/cpu-2core-xeon.json (5 runs, 2
+			// workers, symmetry).
+			name: "docs/bench N=12",
+			xs:   []float64{0.002667963, 0.002674886, 0.002622126, 0.001644913, 0.001584705},
+			want: Summary{Runs: 5, Mean: 0.0022389186, StdDev: 0.000570489410, Median: 0.002622126, Min: 0.001584705, Max: 0.002674886,
+				GeoMean: 0.00217593541, CILow: 0.00155066097, CIHigh: 0.00305333983},
+			tol: 1e-6,
 		},
 		{
 			name: "even count median",
 			xs:   []float64{4, 1, 3, 2},
-			want: Summary{Runs: 4, Mean: 2.5, StdDev: math.Sqrt(5.0 / 3), Median: 2.5, Min: 1, Max: 4, CILow: 2.5 - 2.0542603, CIHigh: 2.5 + 2.0542603},
-			tol:  1e-6,
+			// logs of 1..4: m = ln 24/4, s = 0.6011676; half = 3.1824463·s/2.
+			want: Summary{Runs: 4, Mean: 2.5, StdDev: math.Sqrt(5.0 / 3), Median: 2.5, Min: 1, Max: 4,
+				GeoMean: math.Pow(24, 0.25), CILow: math.Pow(24, 0.25) * math.Exp(-3.1824463*0.6011676/2), CIHigh: math.Pow(24, 0.25) * math.Exp(3.1824463*0.6011676/2)},
+			tol: 1e-6,
 		},
 	}
 	for _, tc := range tests {
@@ -151,12 +168,33 @@ func TestSummarize(t *testing.T) {
 				}
 			}
 			w := tc.want
-			if got.Runs != w.Runs || !near(got.Mean, w.Mean, tc.tol) || !near(got.StdDev, w.StdDev, tc.tol) ||
-				!near(got.Median, w.Median, tc.tol) || got.Min != w.Min || got.Max != w.Max ||
-				!near(got.CILow, w.CILow, tc.tol) || !near(got.CIHigh, w.CIHigh, tc.tol) {
+			rel := func(a, b float64) bool { return near(a, b, tc.tol*math.Abs(b)) }
+			if got.Runs != w.Runs || !rel(got.Mean, w.Mean) || !rel(got.StdDev, w.StdDev) ||
+				!rel(got.Median, w.Median) || got.Min != w.Min || got.Max != w.Max ||
+				!rel(got.GeoMean, w.GeoMean) || !rel(got.CILow, w.CILow) || !rel(got.CIHigh, w.CIHigh) {
 				t.Errorf("Summarize(%v) =\n %+v\nwant\n %+v", tc.xs, got, w)
 			}
+			if !(0 < got.CILow && got.CILow <= got.GeoMean && got.GeoMean <= got.CIHigh) {
+				t.Errorf("interval %g .. %g around %g", got.CILow, got.CIHigh, got.GeoMean)
+			}
 		})
+	}
+}
+
+// However scattered, the interval of positive times is positive.
+func TestSummarizePositive(t *testing.T) {
+	for _, xs := range [][]float64{
+		{1e-9, 1e7},
+		{1e-6, 1e-6, 1},
+		{0.001, 0.0011, 0.5, 0.0012, 0.0009},
+	} {
+		s, err := Summarize(xs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !(s.CILow > 0) || math.IsInf(s.CIHigh, 0) {
+			t.Errorf("Summarize(%v): interval %g .. %g", xs, s.CILow, s.CIHigh)
+		}
 	}
 }
 
@@ -164,7 +202,7 @@ func TestSummarizeErrors(t *testing.T) {
 	if _, err := Summarize(nil); !errors.Is(err, ErrEmpty) {
 		t.Errorf("Summarize(nil): %v, want ErrEmpty", err)
 	}
-	for _, x := range []float64{math.NaN(), math.Inf(1)} {
+	for _, x := range []float64{math.NaN(), math.Inf(1), 0, -0.001} {
 		if _, err := Summarize([]float64{1, x}); err == nil {
 			t.Errorf("Summarize with %v: no error", x)
 		}

@@ -1,5 +1,8 @@
-// Package estimate says how long a count takes on the CPU, for the line a
-// GPU run prints when it falls back to the CPU.
+// Package estimate says how long a count takes on the CPU, and writes a
+// time the way a person reads it. It is the one estimate of a count's
+// time: the line a GPU run prints when it falls back to the CPU
+// (RangeSeconds, Text) and the progress reports' time left (package
+// progress, from CPUSeconds before a rate is measured) say the same.
 //
 // The figures are wall times of `nqueens-gpu -n N -workers 1 -quiet -json`
 // (the "seconds" field) on this project's reference machine: a 2-vCPU VM
@@ -91,9 +94,21 @@ func CPUSeconds(n int, algo nq.Algo, workers int) float64 {
 	return symmetryOneWorker(n) * f / speed
 }
 
-// Text writes a duration in seconds the way the fallback line says it,
-// with two significant digits at most: "under 1 s", "40 s", "12 min",
-// "3.5 h", "9 days", "2.3 years".
+// RangeSeconds is the sum of CPUSeconds over the sizes lo..hi: the
+// expected time of a count of that range.
+func RangeSeconds(lo, hi int, algo nq.Algo, workers int) float64 {
+	var sec float64
+	for n := lo; n <= hi; n++ {
+		sec += CPUSeconds(n, algo, workers)
+	}
+	return sec
+}
+
+// Text writes a time in seconds, any number however large, the way the
+// program says a time to come (the fallback line's expected time, the
+// progress reports' time left): two significant digits at most, in
+// seconds, minutes, hours, days or years: "under a second", "40
+// seconds", "12 minutes", "3.5 hours", "9 days", "1 year", "2.3 years".
 func Text(seconds float64) string {
 	const (
 		minute = 60
@@ -101,19 +116,31 @@ func Text(seconds float64) string {
 		day    = 24 * hour
 		year   = 365.25 * day
 	)
-	switch {
-	case seconds < 1:
-		return "under 1 s"
-	case seconds < 100:
-		return round2(seconds) + " s"
-	case seconds < 100*minute:
-		return round2(seconds/minute) + " min"
-	case seconds < 48*hour:
-		return round2(seconds/hour) + " h"
-	case seconds < year:
-		return round2(seconds/day) + " days"
+	units := []struct {
+		below, size float64
+		name        string
+	}{
+		{100, 1, "second"},
+		{100 * minute, minute, "minute"},
+		{48 * hour, hour, "hour"},
+		{year, day, "day"},
+		{math.Inf(1), year, "year"},
 	}
-	return round2(seconds/year) + " years"
+	if !(seconds >= 1) { // NaN too
+		return "under a second"
+	}
+	u := units[len(units)-1]
+	for _, c := range units {
+		if seconds < c.below {
+			u = c
+			break
+		}
+	}
+	v := round2(seconds / u.size)
+	if v == "1" {
+		return v + " " + u.name
+	}
+	return v + " " + u.name + "s"
 }
 
 // round2 writes x with two significant digits, without exponent.

@@ -82,24 +82,47 @@ func TestText(t *testing.T) {
 		seconds float64
 		want    string
 	}{
-		{0, "under 1 s"},
-		{0.7, "under 1 s"},
-		{1, "1 s"},
-		{1.69, "1.7 s"},
-		{12.99, "13 s"},
-		{90.93, "91 s"},
-		{650, "11 min"},
-		{4746, "79 min"},
-		{35358, "9.8 h"},
-		{40 * 3600, "40 h"},
+		{math.NaN(), "under a second"},
+		{-5, "under a second"},
+		{0, "under a second"},
+		{0.7, "under a second"},
+		{1, "1 second"},
+		{1.69, "1.7 seconds"},
+		{12.99, "13 seconds"},
+		{90.93, "91 seconds"},
+		{650, "11 minutes"},
+		{4746, "79 minutes"},
+		{3600, "60 minutes"},
+		{7200, "2 hours"},
+		{35358, "9.8 hours"},
+		{40 * 3600, "40 hours"},
+		{86400 * 2, "2 days"},
 		{268724, "3.1 days"},
 		{1.6452e7, "190 days"},
+		{365.25 * 86400, "1 year"},
 		{1.3244e8, "4.2 years"},
 		{7.708e10, "2400 years"},
+		// N=28 on two workers: beyond what a time.Duration holds (292
+		// years).
+		{CPUSeconds(28, nq.Eightfold, 2), "810 years"},
 	}
 	for _, tt := range tests {
 		if got := Text(tt.seconds); got != tt.want {
 			t.Errorf("Text(%g) = %q, want %q", tt.seconds, got, tt.want)
 		}
+	}
+}
+
+// A range costs the sum of its sizes; an empty one nothing.
+func TestRangeSeconds(t *testing.T) {
+	want := CPUSeconds(20, nq.Eightfold, 4) + CPUSeconds(21, nq.Eightfold, 4) + CPUSeconds(22, nq.Eightfold, 4)
+	if got := RangeSeconds(20, 22, nq.Eightfold, 4); math.Abs(got-want) > 1e-9*want {
+		t.Errorf("RangeSeconds(20, 22) = %g, want %g", got, want)
+	}
+	if got := RangeSeconds(16, 16, nq.Symmetry, 1); got != 1.69 {
+		t.Errorf("RangeSeconds(16, 16) = %g, want the measured 1.69", got)
+	}
+	if got := RangeSeconds(9, 8, nq.Symmetry, 1); got != 0 {
+		t.Errorf("an empty range: %g", got)
 	}
 }

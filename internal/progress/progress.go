@@ -2,23 +2,27 @@
 // bar when stderr is a terminal, otherwise one status line per interval,
 // fit for batch logs. Both say the same words:
 //
-//	N=24 symmetry: 12.5% (3259619 of 26076951 batches, 104307808 of 834462428 tasks), 2110 tasks/s, elapsed 13:43:50, left 4d 00:06:25
+//	N=24 symmetry: 12.5% (3259619 of 26076951 batches, 104307808 of 834462428 tasks), 2110 tasks/s, elapsed 13:43:50, left 4 days
 //
 // the status line with the program's name in front; the bar
 // (github.com/schollz/progressbar) draws its percentage and bar graph and
-// then these words as its description, leaving out details until the
-// line fits the terminal. Before the task list is known they say how many
+// then these words without theirs, so that the line shows one
+// percentage, leaving out details until the line fits the terminal: the
+// tasks, the rate, the elapsed time, the batches or the label, and the
+// time left last. Before the task list is known the words say how many
 // batches are done and how long it has run (the bar is then a spinner);
 // the rate appears once a batch of this run has finished, the time left
 // once the rate has been measured for a while (MinEstimate). With the task
-// list known and an estimate of the count's time (Options.Estimate), the
+// list known and an expected time of the count (Options.Expected), the
 // time left is said from the start, until the run has finished
 // MinBatches batches, as that estimate's share of the tasks left:
 //
-//	N=26 eightfold: 0.0% (0 of 94846244 batches, 0 of 1517539883 tasks), no batch finished yet, elapsed 00:00:01, left about 4189d 22:56:58 (estimate)
+//	N=26 eightfold: 0.0% (0 of 94846244 batches, 0 of 1517539883 tasks), no batch finished yet, elapsed 00:00:01, left about 11 years (estimate)
 //
-// It reads a job.Status snapshot on a timer of its own, so the counting
-// itself only updates the job's counters, which it does anyway.
+// Times to come are written by estimate.Text, as the fallback line's
+// expected time is. It reads a job.Status snapshot on a timer of its own,
+// so the counting itself only updates the job's counters, which it does
+// anyway.
 package progress
 
 import (
@@ -33,6 +37,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/estimate"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 )
 
@@ -71,11 +76,16 @@ type Options struct {
 	Delay  time.Duration
 	Status func() job.Status
 	Now    func() time.Time // nil: time.Now
-	// Width is the width of the terminal in columns, to which the bar's
-	// line is cut; nil asks the terminal W is, else 80.
+	// Width is the width of the terminal in columns, which the bar's
+	// line fits; nil asks the terminal W is, else 80.
 	Width func() int
-	// Estimate is the expected time of the whole count, if known (such
-	// as estimate.CPUSeconds): the time left before a rate is measured.
+	// Expected is the expected time of the whole count in seconds, if
+	// known (estimate.CPUSeconds, a shard's share of it): the time left
+	// before a rate is measured. It holds any time, unlike a Duration.
+	Expected float64
+	// Estimate is Expected as a Duration, read when Expected is 0.
+	//
+	// Deprecated: use Expected; a Duration ends at 292 years.
 	Estimate time.Duration
 }
 
@@ -104,6 +114,9 @@ func Start(o Options) *Reporter {
 	}
 	if o.Interval <= 0 {
 		o.Interval = 30 * time.Second
+	}
+	if o.Expected <= 0 {
+		o.Expected = o.Estimate.Seconds()
 	}
 	if o.Width == nil {
 		o.Width = func() int {
@@ -199,22 +212,7 @@ func (r *Reporter) drawBar() {
 	st := r.o.Status()
 	w := r.o.Width()
 	shape := barShape{total: max(st.TotalTasks, 0), cells: barCells(w)}
-	// A line longer than the terminal would wrap, and the next redraw
-	// would start a new line instead of replacing it: leave out what
-	// matters least until it fits, and cut it if need be.
-	room := w - 1 - spinnerOverhead
-	if shape.total > 0 {
-		room = w - 1 - barOverhead - shape.cells
-	}
-	var text string
-	for _, d := range barDetails {
-		if text = r.barText(st, d); len([]rune(text)) <= room {
-			break
-		}
-	}
-	if rs := []rune(text); len(rs) > room {
-		text = string(rs[:max(room, 0)])
-	}
+	text := r.barText(st, shape, w)
 	done := min(st.DoneTasks, shape.total)
 	if r.bar == nil || shape != r.shape {
 		// A new bar starts with its words and its count, so that its
@@ -236,64 +234,100 @@ func (r *Reporter) drawBar() {
 	r.shown = true
 }
 
-// detail says which parts of the words to write.
+// barText is the bar's words for st on a terminal of w columns with a
+// bar of shape. A line longer than the terminal would wrap, and the next
+// redraw would start a new line instead of replacing it: it leaves out
+// what matters least until the line fits, and cuts it if need be.
+func (r *Reporter) barText(st job.Status, shape barShape, w int) string {
+	room := w - 1 - spinnerOverhead
+	if shape.total > 0 {
+		room = w - 1 - barOverhead - shape.cells
+	}
+	p := r.parts(st)
+	var text string
+	for _, d := range barDetails {
+		if text = p.join(d); len([]rune(text)) <= room {
+			return text
+		}
+	}
+	return string([]rune(text)[:max(room, 0)])
+}
+
+// parts are the pieces of the words about one status, each "" where it
+// has nothing to say.
+type parts struct {
+	label    string // Options.Label
+	percent  string // "25.0%"
+	batches  string // "250 of 1000 batches", "listing the tasks, 2 batches done"
+	tasks    string // "64000 of 256000 tasks"
+	resumed  string // "12.5% from earlier runs"
+	rate     string // "400 tasks/s", "no batch finished yet"
+	elapsed  string // "elapsed 00:01:20"
+	left     string // "left 8 minutes", "left about 41 days"
+	estimate bool   // left is Options.Expected's, not measured
+	workers  string // "[batches: gpu0 200, cpu 50]"
+}
+
+// detail says which parts to write; the time left is always written.
 type detail struct {
-	tasks   bool // the tasks, the share of earlier runs, each device's batches
-	rate    bool
-	elapsed bool
+	label, percent, batches bool
+	tasks                   bool // the tasks, the share of earlier runs, each device's batches
+	rate, elapsed           bool
+	note                    bool // "(estimate)" after an estimated time left
 }
 
-// all is every detail: the status lines and a wide terminal's bar.
-var all = detail{tasks: true, rate: true, elapsed: true}
+// all is every detail: the status lines.
+var all = detail{label: true, percent: true, batches: true, tasks: true, rate: true, elapsed: true, note: true}
 
-// barDetails are the details of the bar's words from the most to the
-// fewest: the first that fits the terminal is drawn.
+// barDetails are the details of the bar's words in the order they are
+// tried, the first that fits the terminal drawn: the tasks, the rate,
+// the elapsed time, the batches, the label and the note go before the
+// time left. Never the percentage, which the bar draws.
 var barDetails = []detail{
-	all,
-	{rate: true, elapsed: true},
-	{elapsed: true},
+	{label: true, batches: true, tasks: true, rate: true, elapsed: true, note: true},
+	{label: true, batches: true, rate: true, elapsed: true, note: true},
+	{label: true, batches: true, elapsed: true, note: true},
+	{label: true, batches: true, note: true},
+	{batches: true, note: true},
+	{label: true, note: true},
+	{label: true},
 	{},
-}
-
-// barText is the bar's description: the label and the words.
-func (r *Reporter) barText(s job.Status, d detail) string {
-	return r.o.Label + ": " + words(s, d, r.o.Estimate)
 }
 
 // line formats a status line.
 func (r *Reporter) line(s job.Status) string {
-	return r.o.Prefix + ": " + r.o.Label + ": " + words(s, all, r.o.Estimate)
+	return r.o.Prefix + ": " + r.parts(s).join(all)
 }
 
-// words says how far s has got, in the same words for the bar and the
-// status lines, with the details d; est is Options.Estimate.
-func words(s job.Status, d detail, est time.Duration) string {
-	var b strings.Builder
+// percent writes the share done/total with one decimal, rounded down, so
+// that it says 100.0% only when all is done, and agrees with the bar's
+// whole percentage, also rounded down.
+func percent(done, total int64) string {
+	return fmt.Sprintf("%.1f%%", math.Floor(1000*float64(done)/float64(total))/10)
+}
+
+// parts says how far s has got, for the bar and the status lines alike.
+func (r *Reporter) parts(s job.Status) parts {
+	p := parts{label: r.o.Label}
 	if s.TotalTasks <= 0 {
-		fmt.Fprintf(&b, "listing the tasks, %d batches done", s.DoneBatches)
+		p.batches = fmt.Sprintf("listing the tasks, %d batches done", s.DoneBatches)
 	} else {
-		if !d.tasks {
-			fmt.Fprintf(&b, "%.1f%% (%d of %d batches)", 100*float64(s.DoneTasks)/float64(s.TotalTasks), s.DoneBatches, s.TotalBatches)
-		} else {
-			fmt.Fprintf(&b, "%.1f%% (%d of %d batches, %d of %d tasks)", 100*float64(s.DoneTasks)/float64(s.TotalTasks),
-				s.DoneBatches, s.TotalBatches, s.DoneTasks, s.TotalTasks)
-		}
-		if s.ResumedTasks > 0 && d.tasks {
-			fmt.Fprintf(&b, ", %.1f%% from earlier runs", 100*float64(s.ResumedTasks)/float64(s.TotalTasks))
+		p.percent = percent(s.DoneTasks, s.TotalTasks)
+		p.batches = fmt.Sprintf("%d of %d batches", s.DoneBatches, s.TotalBatches)
+		p.tasks = fmt.Sprintf("%d of %d tasks", s.DoneTasks, s.TotalTasks)
+		if s.ResumedTasks > 0 {
+			p.resumed = percent(s.ResumedTasks, s.TotalTasks) + " from earlier runs"
 		}
 	}
 	run := s.DoneTasks - s.ResumedTasks
 	secs := s.Elapsed.Seconds()
-	switch {
-	case !d.rate:
-	case run > 0 && secs > 0:
-		fmt.Fprintf(&b, ", %s tasks/s", rate(float64(run)/secs))
-	default:
-		b.WriteString(", no batch finished yet")
+	if run > 0 && secs > 0 {
+		p.rate = rate(float64(run)/secs) + " tasks/s"
+	} else {
+		p.rate = "no batch finished yet"
 	}
-	if d.elapsed {
-		fmt.Fprintf(&b, ", elapsed %s", clock(s.Elapsed))
-	}
+	p.elapsed = "elapsed " + clock(s.Elapsed)
+	est := r.o.Expected
 	measured := run > 0 && s.Elapsed >= MinEstimate
 	if est > 0 && s.DoneBatches-s.ResumedBatches < MinBatches {
 		measured = false
@@ -301,21 +335,74 @@ func words(s job.Status, d detail, est time.Duration) string {
 	switch {
 	case s.TotalTasks > 0 && measured:
 		left := float64(s.TotalTasks-s.DoneTasks) / (float64(run) / secs)
-		fmt.Fprintf(&b, ", left %s", clockSeconds(left))
+		p.left = "left " + estimate.Text(left)
 	case s.TotalTasks > 0 && est > 0:
 		// Nothing measured yet: the estimate's share of the tasks
 		// left, less what this run has spent on them.
-		left := est.Seconds()*float64(s.TotalTasks-s.DoneTasks)/float64(s.TotalTasks) - secs
-		fmt.Fprintf(&b, ", left about %s (estimate)", clockSeconds(left))
+		left := est*float64(s.TotalTasks-s.DoneTasks)/float64(s.TotalTasks) - secs
+		p.left, p.estimate = "left about "+estimate.Text(left), true
 	}
-	if len(s.Workers) > 1 && d.tasks {
-		parts := make([]string, len(s.Workers))
+	if len(s.Workers) > 1 {
+		ws := make([]string, len(s.Workers))
 		for i, w := range s.Workers {
-			parts[i] = fmt.Sprintf("%s %d", w.Name, w.Batches)
+			ws[i] = fmt.Sprintf("%s %d", w.Name, w.Batches)
 		}
-		fmt.Fprintf(&b, " [batches: %s]", strings.Join(parts, ", "))
+		p.workers = "[batches: " + strings.Join(ws, ", ") + "]"
 	}
-	return b.String()
+	return p
+}
+
+// join writes the parts that d asks for:
+//
+//	LABEL: PERCENT (BATCHES, TASKS), RESUMED, RATE, ELAPSED, LEFT (estimate) WORKERS
+func (p parts) join(d detail) string {
+	head := ""
+	if d.percent && p.percent != "" {
+		head = p.percent
+	}
+	if d.batches {
+		in := []string{p.batches}
+		if d.tasks && p.tasks != "" {
+			in = append(in, p.tasks)
+		}
+		if head != "" {
+			head += " (" + strings.Join(in, ", ") + ")"
+		} else {
+			head = strings.Join(in, ", ")
+		}
+	}
+	items := []string{head}
+	if d.tasks {
+		items = append(items, p.resumed)
+	}
+	if d.rate {
+		items = append(items, p.rate)
+	}
+	if d.elapsed {
+		items = append(items, p.elapsed)
+	}
+	left := p.left
+	if left != "" && p.estimate && d.note {
+		left += " (estimate)"
+	}
+	items = append(items, left)
+	var kept []string
+	for _, it := range items {
+		if it != "" {
+			kept = append(kept, it)
+		}
+	}
+	text := strings.Join(kept, ", ")
+	if d.label && p.label != "" {
+		if text != "" {
+			text = ": " + text
+		}
+		text = p.label + text
+	}
+	if d.tasks && p.workers != "" {
+		text += " " + p.workers
+	}
+	return text
 }
 
 // rate writes a rate with three significant digits and no exponent:
@@ -330,15 +417,6 @@ func rate(r float64) string {
 		return fmt.Sprintf("%.2f", r)
 	}
 	return fmt.Sprintf("%.3g", r)
-}
-
-// clockSeconds is clock for sec seconds, which may be more than a
-// time.Duration holds (292 years): the time left of a large N.
-func clockSeconds(sec float64) string {
-	if sec >= float64(math.MaxInt64/int64(time.Second)) {
-		return clock(math.MaxInt64)
-	}
-	return clock(time.Duration(sec * float64(time.Second)))
 }
 
 // clock writes d as [Nd ]hh:mm:ss.

@@ -2,13 +2,16 @@ package progress
 
 import (
 	"bytes"
+	"io"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/estimate"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
 // syncBuffer is a bytes.Buffer safe for the reporter's goroutine.
@@ -29,9 +32,10 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// The status line and the bar say the same words at every stage of a
-// count: before the task list is known, before the first batch, before
-// the time left can be estimated, and after.
+// The status line says every word at every stage of a count: before the
+// task list is known, before the first batch, before the time left can
+// be estimated, and after; the widest bar says the same but the
+// percentage, which the bar draws.
 func TestWords(t *testing.T) {
 	r := &Reporter{o: Options{Prefix: "nqueens-gpu", Label: "N=24 symmetry"}}
 	tests := []struct {
@@ -46,64 +50,151 @@ func TestWords(t *testing.T) {
 		{"too early for the time left", job.Status{DoneBatches: 1, TotalBatches: 16, DoneTasks: 256, TotalTasks: 4096, Elapsed: 2 * time.Second},
 			"6.2% (1 of 16 batches, 256 of 4096 tasks), 128 tasks/s, elapsed 00:00:02"},
 		{"running", job.Status{DoneBatches: 250, TotalBatches: 1000, DoneTasks: 64000, TotalTasks: 256000, ResumedTasks: 32000, Elapsed: 80 * time.Second},
-			"25.0% (250 of 1000 batches, 64000 of 256000 tasks), 12.5% from earlier runs, 400 tasks/s, elapsed 00:01:20, left 00:08:00"},
+			"25.0% (250 of 1000 batches, 64000 of 256000 tasks), 12.5% from earlier runs, 400 tasks/s, elapsed 00:01:20, left 8 minutes"},
 		{"slow", job.Status{DoneBatches: 3, TotalBatches: 5000000, DoneTasks: 3, TotalTasks: 5000000, Elapsed: 10 * time.Second},
-			"0.0% (3 of 5000000 batches, 3 of 5000000 tasks), 0.3 tasks/s, elapsed 00:00:10, left 192d 21:37:36"},
+			"0.0% (3 of 5000000 batches, 3 of 5000000 tasks), 0.3 tasks/s, elapsed 00:00:10, left 190 days"},
+		{"almost done", job.Status{DoneBatches: 9996, TotalBatches: 10000, DoneTasks: 9996, TotalTasks: 10000, Elapsed: 9996 * time.Second},
+			"99.9% (9996 of 10000 batches, 9996 of 10000 tasks), 1.00 tasks/s, elapsed 02:46:36, left 4 seconds"},
+		{"done", job.Status{DoneBatches: 10, TotalBatches: 10, DoneTasks: 10, TotalTasks: 10, Elapsed: 10 * time.Second},
+			"100.0% (10 of 10 batches, 10 of 10 tasks), 1.00 tasks/s, elapsed 00:00:10, left under a second"},
 		{"several devices", job.Status{DoneBatches: 250, TotalBatches: 1000, DoneTasks: 250, TotalTasks: 1000, Elapsed: 10 * time.Second,
 			Workers: []job.WorkerStatus{{Name: "gpu0", Batches: 200}, {Name: "cpu", Batches: 50}}},
-			"25.0% (250 of 1000 batches, 250 of 1000 tasks), 25.0 tasks/s, elapsed 00:00:10, left 00:00:30 [batches: gpu0 200, cpu 50]"},
+			"25.0% (250 of 1000 batches, 250 of 1000 tasks), 25.0 tasks/s, elapsed 00:00:10, left 30 seconds [batches: gpu0 200, cpu 50]"},
+		// N=28 at one task in 6 s: 656 years, more than a Duration holds.
+		{"longer than a Duration", job.Status{DoneBatches: 1, TotalBatches: 108145970, DoneTasks: 1, TotalTasks: 3460670980, Elapsed: 6 * time.Second},
+			"0.0% (1 of 108145970 batches, 1 of 3460670980 tasks), 0.167 tasks/s, elapsed 00:00:06, left 660 years"},
 	}
 	for _, tt := range tests {
 		if got := r.line(tt.st); got != "nqueens-gpu: N=24 symmetry: "+tt.want {
 			t.Errorf("%s: line\n%q, want\n%q", tt.name, got, "nqueens-gpu: N=24 symmetry: "+tt.want)
 		}
-		bar := r.barText(tt.st, all)
-		if !strings.HasPrefix(bar, "N=24 symmetry: ") || !strings.HasSuffix(bar, tt.want) {
-			t.Errorf("%s: bar %q", tt.name, bar)
+		// The widest bar: the words without the percentage.
+		p := r.parts(tt.st)
+		want := "N=24 symmetry: " + tt.want
+		if p.percent != "" {
+			want = strings.Replace(strings.Replace(want, p.percent+" (", "", 1), "), ", ", ", 1)
 		}
-		for i := 1; i < len(barDetails); i++ {
-			if shorter := r.barText(tt.st, barDetails[i]); len(shorter) > len(r.barText(tt.st, barDetails[i-1])) {
-				t.Errorf("%s: bar %d is longer than bar %d: %q", tt.name, i, i-1, shorter)
-			}
+		if got := r.barText(tt.st, barShape{total: tt.st.TotalTasks, cells: 20}, 1000); got != want {
+			t.Errorf("%s: bar\n%q, want\n%q", tt.name, got, want)
 		}
-	}
-	// A time left beyond what a time.Duration holds (N=28 at one task in
-	// 6 s: 656 years) is not written as 00:00:00 but as the most it holds.
-	slow := job.Status{DoneBatches: 1, TotalBatches: 108145970, DoneTasks: 1, TotalTasks: 3460670980, Elapsed: 6 * time.Second}
-	if got := r.line(slow); !strings.HasSuffix(got, ", left 106751d 23:47:16") {
-		t.Errorf("a time left of 656 years: %q", got)
+		// The fewest words: the time left alone.
+		if got := p.join(barDetails[len(barDetails)-1]); got != strings.TrimSuffix(p.left, " (estimate)") {
+			t.Errorf("%s: the shortest bar says %q", tt.name, got)
+		}
 	}
 	if got := clock(49*time.Hour + 61*time.Second); got != "2d 01:01:01" {
 		t.Errorf("clock %q", got)
 	}
 }
 
-// With an estimate of the count's time, the time left is said from the
+// The percentage is rounded down: 100.0% only when all is done, as the
+// bar's whole percentage is.
+func TestPercent(t *testing.T) {
+	for _, tt := range []struct {
+		done, total int64
+		want        string
+	}{
+		{0, 22719, "0.0%"}, {189, 22719, "0.8%"}, {1, 3, "33.3%"}, {2, 3, "66.6%"},
+		{9999, 10000, "99.9%"}, {22718, 22719, "99.9%"}, {22719, 22719, "100.0%"},
+	} {
+		if got := percent(tt.done, tt.total); got != tt.want {
+			t.Errorf("percent(%d, %d) = %q, want %q", tt.done, tt.total, got, tt.want)
+		}
+	}
+}
+
+// With an expected time of the count, the time left is said from the
 // start of a count whose task list is known, as an estimate, until a rate
 // is measured; a resumed count's estimate is its share of the tasks left.
 func TestWordsEstimate(t *testing.T) {
-	r := &Reporter{o: Options{Prefix: "nqueens-gpu", Label: "N=26 eightfold", Estimate: 1000 * time.Hour}}
+	r := &Reporter{o: Options{Prefix: "nqueens-gpu", Label: "N=26 eightfold", Expected: 1000 * 3600}}
 	tests := []struct {
 		name string
 		st   job.Status
 		want string
 	}{
 		{"at the start", job.Status{TotalBatches: 94846244, TotalTasks: 1517539883, Elapsed: 2 * time.Second},
-			"0.0% (0 of 94846244 batches, 0 of 1517539883 tasks), no batch finished yet, elapsed 00:00:02, left about 41d 15:59:58 (estimate)"},
+			"0.0% (0 of 94846244 batches, 0 of 1517539883 tasks), no batch finished yet, elapsed 00:00:02, left about 42 days (estimate)"},
 		{"resumed, half done", job.Status{DoneBatches: 500, ResumedBatches: 500, TotalBatches: 1000, DoneTasks: 500, ResumedTasks: 500, TotalTasks: 1000, Elapsed: time.Hour},
-			"50.0% (500 of 1000 batches, 500 of 1000 tasks), 50.0% from earlier runs, no batch finished yet, elapsed 01:00:00, left about 20d 19:00:00 (estimate)"},
+			"50.0% (500 of 1000 batches, 500 of 1000 tasks), 50.0% from earlier runs, no batch finished yet, elapsed 01:00:00, left about 21 days (estimate)"},
 		{"the host batch alone", job.Status{DoneBatches: 1, TotalBatches: 94846244, DoneTasks: 1, TotalTasks: 1517539883, Elapsed: 6 * time.Second},
-			"0.0% (1 of 94846244 batches, 1 of 1517539883 tasks), 0.167 tasks/s, elapsed 00:00:06, left about 41d 15:59:53 (estimate)"},
+			"0.0% (1 of 94846244 batches, 1 of 1517539883 tasks), 0.167 tasks/s, elapsed 00:00:06, left about 42 days (estimate)"},
 		{"too few batches", job.Status{DoneBatches: 3, TotalBatches: 5000000, DoneTasks: 3, TotalTasks: 5000000, Elapsed: 10 * time.Second},
-			"0.0% (3 of 5000000 batches, 3 of 5000000 tasks), 0.3 tasks/s, elapsed 00:00:10, left about 41d 15:59:47 (estimate)"},
+			"0.0% (3 of 5000000 batches, 3 of 5000000 tasks), 0.3 tasks/s, elapsed 00:00:10, left about 42 days (estimate)"},
 		{"measured", job.Status{DoneBatches: 4, TotalBatches: 5000000, DoneTasks: 4, TotalTasks: 5000000, Elapsed: 10 * time.Second},
-			"0.0% (4 of 5000000 batches, 4 of 5000000 tasks), 0.4 tasks/s, elapsed 00:00:10, left 144d 16:13:10"},
+			"0.0% (4 of 5000000 batches, 4 of 5000000 tasks), 0.4 tasks/s, elapsed 00:00:10, left 140 days"},
 		{"listing the tasks", job.Status{Elapsed: 3 * time.Second},
 			"listing the tasks, 0 batches done, no batch finished yet, elapsed 00:00:03"},
 	}
 	for _, tt := range tests {
 		if got := r.line(tt.st); got != "nqueens-gpu: N=26 eightfold: "+tt.want {
 			t.Errorf("%s: line\n%q, want\n%q", tt.name, got, "nqueens-gpu: N=26 eightfold: "+tt.want)
+		}
+	}
+	// The deprecated Duration still works, for what it holds.
+	old := Start(Options{W: io.Discard, Estimate: 1000 * time.Hour, Status: func() job.Status { return job.Status{} }})
+	old.Stop()
+	if old.o.Expected != 3.6e6 {
+		t.Errorf("Estimate of 1000 h read as Expected %g s", old.o.Expected)
+	}
+}
+
+// The estimate of a count, the fallback line's and the progress line's,
+// is one: at N=28 on two CPU workers both say 810 years, which is more
+// than a Duration holds.
+func TestOneEstimate(t *testing.T) {
+	sec := estimate.CPUSeconds(28, nq.Eightfold, 2)
+	fallback := "expect about " + estimate.Text(sec)
+	r := &Reporter{o: Options{Label: "N=28 eightfold", Expected: sec}}
+	st := job.Status{TotalBatches: 108145970, TotalTasks: 3460670980, Elapsed: time.Second}
+	if fallback != "expect about 810 years" || !strings.HasSuffix(r.line(st), ", left about 810 years (estimate)") {
+		t.Errorf("the fallback line says %q, the progress line %q", fallback, r.line(st))
+	}
+}
+
+// The bar's line fits the terminal, with its time left, at 80 and at 40
+// columns, and it shows one percentage: the bar's.
+func TestBarWidth(t *testing.T) {
+	st := job.Status{DoneBatches: 189, TotalBatches: 22719, DoneTasks: 189 * 16, TotalTasks: 22719 * 16, Elapsed: 40 * time.Second}
+	sec := estimate.CPUSeconds(19, nq.Eightfold, 2)
+	tests := []struct {
+		name     string
+		expected float64
+		st       job.Status
+		width    int
+		want     string
+	}{
+		{"80, measured", 0, st, 80, "   0% |          |  N=19 eightfold: 189 of 22719 batches, left 79 minutes"},
+		{"40, measured", 0, st, 40, "   0% |     |  left 79 minutes"},
+		{"80, estimate", sec, job.Status{TotalBatches: 22719, TotalTasks: 22719 * 16, Elapsed: time.Second}, 80,
+			"   0% |          |  0 of 22719 batches, left about 3.6 minutes (estimate)"},
+		{"40, estimate", sec, job.Status{TotalBatches: 22719, TotalTasks: 22719 * 16, Elapsed: time.Second}, 40,
+			"   0% |     |  left about 3.6 minutes"},
+		{"80, almost done", 0, job.Status{DoneBatches: 22718, TotalBatches: 22719, DoneTasks: 22718 * 16, TotalTasks: 22719 * 16, Elapsed: time.Hour}, 80,
+			"  99% |█████████ |  22718 of 22719 batches, left under a second"},
+		{"200, almost done", 0, job.Status{DoneBatches: 22718, TotalBatches: 22719, DoneTasks: 22718 * 16, TotalTasks: 22719 * 16, Elapsed: time.Hour}, 200,
+			"  99% |███████████████████ |  N=19 eightfold: 22718 of 22719 batches, 363488 of 363504 tasks, 101 tasks/s, elapsed 01:00:00, left under a second"},
+		{"40, listing", 0, job.Status{DoneBatches: 3, DoneTasks: 3, Elapsed: 2 * time.Second}, 40,
+			"|  listing the tasks, 3 batches done"},
+	}
+	for _, tt := range tests {
+		var out syncBuffer
+		width := tt.width
+		r := Start(Options{W: &out, Label: "N=19 eightfold", Bar: true, Delay: time.Millisecond, Expected: tt.expected,
+			Status: func() job.Status { return tt.st }, Width: func() int { return width }})
+		time.Sleep(barTick + barTick/2)
+		r.Stop()
+		d := draws(out.String())
+		if len(d) == 0 || d[0] != tt.want {
+			t.Errorf("%s: drew %q, want %q", tt.name, d, tt.want)
+		}
+		for _, l := range d {
+			if n := len([]rune(l)); n >= tt.width {
+				t.Errorf("%s: a line of %d columns on %d: %q", tt.name, n, tt.width, l)
+			}
+			if strings.Count(l, "%") > 1 {
+				t.Errorf("%s: two percentages in %q", tt.name, l)
+			}
 		}
 	}
 }
@@ -186,7 +277,7 @@ func TestBar(t *testing.T) {
 		// the spinner, before the tasks are known
 		"|  N=17 symmetry: listing the tasks, 0 batches done, elapsed 00:00:01",
 		// 80 columns: a graph of 10 cells and the words that fit
-		"  10% |█         |  N=17 symmetry: 10.0% (1 of 10 batches), elapsed 00:00:01",
+		"  10% |█         |  N=17 symmetry: 1 of 10 batches, elapsed 00:00:01",
 	}
 	for _, w := range want {
 		if !containsLine(d, w) {
@@ -194,7 +285,7 @@ func TestBar(t *testing.T) {
 		}
 	}
 	// 200 columns: a graph of 20 cells and every word
-	wide := regexp.MustCompile(`^ +\d+% \|█+ *\|  N=17 symmetry: \d+\.0% \(\d+ of 10 batches, \d+ of 1000 tasks\), \d+ tasks/s, elapsed 00:00:01$`)
+	wide := regexp.MustCompile(`^ +\d+% \|█+ *\|  N=17 symmetry: \d+ of 10 batches, \d+ of 1000 tasks, \d+ tasks/s, elapsed 00:00:01$`)
 	found := false
 	for _, l := range d {
 		if wide.MatchString(l) && strings.Count(l, "█")+strings.Count(l, " ") >= 20 {
@@ -208,7 +299,7 @@ func TestBar(t *testing.T) {
 		t.Errorf("no warning in %q", s)
 	}
 	for _, l := range strings.Split(strings.ReplaceAll(s, "\n", "\r"), "\r") {
-		if n := len([]rune(l)); n > 199 || n > 79 && strings.Contains(l, "(1 of 10 batches)") {
+		if n := len([]rune(l)); n > 199 || n > 79 && strings.Contains(l, " 1 of 10 batches") {
 			t.Errorf("a line of %d columns: %q", n, l)
 		}
 	}

@@ -9,8 +9,9 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
-// CheckSchema versions the JSON document of `nqueens-gpu check`.
-const CheckSchema = "nqueens-gpu-check/v1.0"
+// CheckSchema versions the JSON document of `nqueens-gpu check`. v1.1
+// added the program's version (env.version).
+const CheckSchema = "nqueens-gpu-check/v1.1"
 
 // CheckDocument is what `nqueens-gpu check -json` writes: the columns
 // (backend and algorithm pairs) and, per N, every column's counts and the

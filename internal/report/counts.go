@@ -9,6 +9,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/buildinfo"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
@@ -120,6 +121,15 @@ type Record struct {
 	Algo       string  `json:"algo"`                  // the algorithm that ran
 	Device     string  `json:"device"`                // "cpu" or the GPU ordinal(s)
 	DeviceName string  `json:"device_name,omitempty"` // the GPUs' names
+	// Version, Commit and Modified are the program's build
+	// (buildinfo.Info).
+	Version  string `json:"version,omitempty"`
+	Commit   string `json:"commit,omitempty"`
+	Modified bool   `json:"modified,omitempty"`
+	// Workers is the number of CPU worker goroutines, 0 for none.
+	Workers int `json:"workers,omitempty"`
+	// Finished is when the count of N ended, in UTC.
+	Finished time.Time `json:"finished,omitzero"`
 }
 
 // Origin is where counts come from, as the records say it.
@@ -128,10 +138,15 @@ type Origin struct {
 	Device     string // "cpu", the GPU ordinals ("0", "0,1,cpu")
 	DeviceName string // the GPUs' names
 	Algo       nq.Algo
+	Workers    int            // CPU worker goroutines; 0: none
+	Build      buildinfo.Info // the program's (buildinfo.Read)
 }
 
 // JSON writes one Record per N and line.
 type JSON struct {
+	// Now, when set, stamps each record with the time it is written
+	// (Record.Finished).
+	Now func() time.Time
 	enc *json.Encoder
 	o   Origin
 }
@@ -146,7 +161,7 @@ func (j *JSON) Write(n int, res job.Result, elapsed time.Duration) error {
 
 // Row writes the record of counts c of n, counted in elapsed.
 func (j *JSON) Row(n int, c nq.Counts, elapsed time.Duration) error {
-	return j.enc.Encode(Record{
+	r := Record{
 		N:          n,
 		CountsJSON: c.JSON(),
 		Seconds:    elapsed.Seconds(),
@@ -154,7 +169,15 @@ func (j *JSON) Row(n int, c nq.Counts, elapsed time.Duration) error {
 		Algo:       string(j.o.Algo),
 		Device:     j.o.Device,
 		DeviceName: j.o.DeviceName,
-	})
+		Version:    j.o.Build.Version,
+		Commit:     j.o.Build.Commit,
+		Modified:   j.o.Build.Modified,
+		Workers:    j.o.Workers,
+	}
+	if j.Now != nil {
+		r.Finished = j.Now().UTC()
+	}
+	return j.enc.Encode(r)
 }
 
 // Shard writes the result of a -shard run: with JSON the shard result

@@ -2,11 +2,13 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/nqueens-gpu/nqueens-gpu/internal/buildinfo"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
@@ -105,5 +107,29 @@ func TestJSONBigNumbers(t *testing.T) {
 		`"count8":2305843009213693951,"seconds":90,"backend":"gpu","algo":"carrychain","device":"1","device_name":"X"}` + "\n"
 	if b.String() != want {
 		t.Errorf("got  %s\nwant %s", b.String(), want)
+	}
+}
+
+// With the build, the CPU workers and a clock, each record says which
+// program wrote it, with how many workers and when; the fields the
+// records had before keep their names and places.
+func TestJSONRecordBuild(t *testing.T) {
+	var b bytes.Buffer
+	build := buildinfo.Info{Version: "v0.0.0-20261130100000-b7b7392d0294+dirty", Commit: "b7b7392d0294d3f4623207f439f9465d6da5fbfc", Modified: true,
+		Go: "go1.26.8", CUDA: "none"}
+	j := NewJSON(&b, Origin{Backend: "cpu", Device: "cpu", Algo: nq.Eightfold, Workers: 16, Build: build})
+	j.Now = func() time.Time { return time.Date(2026, 11, 30, 11, 12, 13, 500, time.FixedZone("CET", 3600)) }
+	if err := j.Row(8, nq.Counts{C4: 1, C8: 11}, 250*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"n":8,"total":92,"unique":12,"count1":0,"count2":0,"count4":1,"count8":11,"seconds":0.25,"backend":"cpu","algo":"eightfold","device":"cpu",` +
+		`"version":"v0.0.0-20261130100000-b7b7392d0294+dirty","commit":"b7b7392d0294d3f4623207f439f9465d6da5fbfc","modified":true,` +
+		`"workers":16,"finished":"2026-11-30T10:12:13.0000005Z"}` + "\n"
+	if b.String() != want {
+		t.Errorf("got  %s\nwant %s", b.String(), want)
+	}
+	var r Record
+	if err := json.Unmarshal(b.Bytes(), &r); err != nil || r.Workers != 16 || r.Commit != build.Commit || !r.Finished.Equal(j.Now()) {
+		t.Errorf("read back %+v, %v", r, err)
 	}
 }

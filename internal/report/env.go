@@ -3,8 +3,9 @@ package report
 import (
 	"os"
 	"runtime"
-	"runtime/debug"
 	"strings"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/buildinfo"
 )
 
 // Probe is what the caller knows of the build and the GPUs, for GatherEnv.
@@ -17,8 +18,8 @@ type Probe struct {
 	CUDABuild                bool
 	PTXBuild                 string
 	NVIDIADriver, CUDADriver string
-	// Commit and Modified are the build's commit as the build stamped it;
-	// Go's own VCS stamp, where there is one, wins.
+	// Commit and Modified are the build's commit as the caller knows
+	// it, for a binary that buildinfo knows none of.
 	Commit   string
 	Modified bool
 	// CPUSearch is Env.CPUSearch.
@@ -26,9 +27,12 @@ type Probe struct {
 }
 
 // GatherEnv describes the machine and the build for a bench or check
-// report: p, and what the runtime, the build information and /proc say.
+// report: p, and what the runtime, the build (package buildinfo) and /proc
+// say.
 func GatherEnv(p Probe) Env {
+	b := buildinfo.Read("")
 	e := Env{
+		Version:      b.Version,
 		GoVersion:    runtime.Version(),
 		OS:           runtime.GOOS,
 		Arch:         runtime.GOARCH,
@@ -45,17 +49,8 @@ func GatherEnv(p Probe) Env {
 		GPUs:         p.GPUs,
 		GPUNote:      p.GPUNote,
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				e.Commit = s.Value
-			case "vcs.time":
-				e.CommitTime = s.Value
-			case "vcs.modified":
-				e.Modified = s.Value == "true"
-			}
-		}
+	if b.Commit != "" {
+		e.Commit, e.Modified, e.CommitTime = b.Commit, b.Modified, b.CommitTime
 	}
 	return e
 }

@@ -98,6 +98,9 @@ func envTable(b *strings.Builder, d *Document) {
 	row := func(k, v string) { fmt.Fprintf(b, "| %s | %s |\n", k, escape(v)) }
 	b.WriteString("| | |\n|---|---|\n")
 	row("recorded", d.Created.UTC().Format("2006-01-02 15:04 UTC"))
+	if e.Version != "" {
+		row("version", e.Version)
+	}
 	commit := e.Commit
 	switch {
 	case commit == "":
@@ -143,12 +146,12 @@ func seriesTable(b *strings.Builder, s *Series) {
 		fmt.Fprintf(b, "; **asked for device %s, ran on the CPU**: %s", escape(s.Requested), escape(s.Fallback))
 	}
 	b.WriteString("\n\n")
-	b.WriteString("| N | Total | Unique | mean | 95% CI of mean | median | std dev | min | max | checked against |\n")
-	b.WriteString("|---:|---:|---:|---:|---|---:|---:|---:|---:|---|\n")
+	b.WriteString("| N | Total | Unique | mean | geometric mean | 95% CI of geometric mean | median | std dev | min | max | checked against |\n")
+	b.WriteString("|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|\n")
 	for _, r := range s.Results {
 		st := r.Stats
-		fmt.Fprintf(b, "| %d | %d | %d | %s | %s | %s | %s | %s | %s | %s |\n",
-			r.N, r.Total, r.Unique, FormatSeconds(st.Mean), ciText(st.CILow, st.CIHigh, st.Runs),
+		fmt.Fprintf(b, "| %d | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			r.N, r.Total, r.Unique, FormatSeconds(st.Mean), FormatSeconds(st.GeoMean), ciText(st.CILow, st.CIHigh, st.Runs),
 			FormatSeconds(st.Median), FormatSeconds(st.StdDev), FormatSeconds(st.Min), FormatSeconds(st.Max),
 			verifiedText(r.Verified))
 	}

@@ -25,8 +25,10 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
-// Schema is the version this package writes.
-const Schema = "nqueens-gpu-bench/v1.0"
+// Schema is the version this package writes. v1.1 added the program's
+// version (env.version) and the geometric mean (stats.geomean), and made
+// ci95_low and ci95_high bound the geometric mean.
+const Schema = "nqueens-gpu-bench/v1.1"
 
 // schemaMajor is the prefix every readable version has.
 const schemaMajor = "nqueens-gpu-bench/v1."
@@ -49,6 +51,8 @@ type Document struct {
 
 // Env describes the machine and the build.
 type Env struct {
+	// Version is the program's module version (buildinfo.Info.Version).
+	Version    string `json:"version,omitempty"`
 	GoVersion  string `json:"go_version"` // runtime.Version()
 	OS         string `json:"os"`
 	Arch       string `json:"arch"`

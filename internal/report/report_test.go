@@ -37,6 +37,7 @@ func fixture() *Document {
 		Created: time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC),
 		Command: []string{"nqueens-gpu", "bench", "-n", "12-14", "-runs", "3", "-device", "cpu,0"},
 		Env: Env{
+			Version:   "v0.0.0-20250304050607-0123456789ab+dirty",
 			GoVersion: "go1.26.8", OS: "linux", Arch: "amd64",
 			Commit: "0123456789abcdef0123456789abcdef01234567", Modified: true,
 			CPUModel: "Fake CPU @ 3.0GHz", CPUCores: 16, GOMAXPROCS: 16,
@@ -283,5 +284,21 @@ func TestSplice(t *testing.T) {
 				t.Errorf("second Splice changed the document or failed (%v):\n%q", err, again)
 			}
 		})
+	}
+}
+
+// A bench row never shows a negative time: three runs of N=12 with one
+// slow outlier, whose t interval of the times reached -2.249 ms.
+func TestResultRowPositive(t *testing.T) {
+	r := result(12, 0.00178, 0.00203, 0.00567)
+	var b bytes.Buffer
+	WriteResultRow(&b, &r)
+	if !strings.Contains(b.String(), " 565.9µs .. 13.23ms ") || strings.Contains(b.String(), "-") {
+		t.Errorf("row %q, want the interval 565.9µs .. 13.23ms", b.String())
+	}
+	var md strings.Builder
+	seriesTable(&md, &Series{Label: "cpu", Results: []Result{r}})
+	if !strings.Contains(md.String(), "| 3.16ms | 2.736ms | 565.9µs – 13.23ms |") {
+		t.Errorf("Markdown %q", md.String())
 	}
 }

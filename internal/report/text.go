@@ -18,6 +18,9 @@ func WriteEnvText(w io.Writer, e *Env) {
 		row("CPU path", e.CPUSearch)
 	}
 	row("Go", fmt.Sprintf("%s %s/%s", e.GoVersion, e.OS, e.Arch))
+	if e.Version != "" {
+		row("version", e.Version)
+	}
 	commit := e.Commit
 	if commit == "" {
 		commit = "unknown (not built from a git checkout)"
@@ -96,9 +99,11 @@ func WriteBenchNotes(w io.Writer) {
 	fmt.Fprint(w, `
 Times are wall times of one count each. Task enumeration runs alongside the
 search and is included; opening the backend (start-up: for a GPU the context
-and the module load with its JIT compilation) is not. Every run counted the
-same, and the counts match the published ones where there are some. nodes/s:
-n/a, the solvers do not count search nodes.
+and the module load with its JIT compilation) is not. The 95% CI is that of
+the geometric mean: Student's t interval of the mean log time, turned back
+into times, so never below zero. Every run counted the same, and the counts
+match the published ones where there are some. nodes/s: n/a, the solvers do
+not count search nodes.
 `)
 }
 
