@@ -411,12 +411,14 @@ if [ "$gpu" != yes ]; then
 	fi
 fi
 
-# The driver's version, from nvidia-smi or /proc/driver/nvidia/version.
+# The driver's version, from nvidia-smi or the binary's devices -json (its
+# /proc/driver/nvidia/version).
 if [ "$gpu" = yes ] && [ -z "$dry_run" ]; then
 	if command -v nvidia-smi >/dev/null; then
 		timeout 30 nvidia-smi --query-gpu=driver_version --format=csv,noheader -i "$device" >"$logs/driver.txt" 2>/dev/null
 	fi
-	drv=$(./gpuchecks driver "$logs/driver.txt")
+	cap=60 run devices ./nqueens-gpu devices -json
+	drv=$(./gpuchecks driver -devices "$logs/devices.out" "$logs/driver.txt")
 	case $? in
 	0) pass "$drv" 0 ;;
 	3) skip driver "$drv" ;;

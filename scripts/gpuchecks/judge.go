@@ -340,23 +340,17 @@ func checkNcu(r run, first bool) error {
 // 7.8, nvcc 11.8).
 const minDriver = 520
 
-// procVersionRe finds the version in /proc/driver/nvidia/version's
-// "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15 ..." line.
-var procVersionRe = regexp.MustCompile(`Kernel Module[^0-9]*([0-9][0-9.]*)`)
-
 // checkDriver finds the driver's version in nvidia-smi's answer (smi;
-// smiFound false when there is no nvidia-smi), else in proc (the text of
-// /proc/driver/nvidia/version, "" when missing), and returns it with nil
-// when it is R520 or newer. Without a version it returns a skipError.
-func checkDriver(smi string, smiFound bool, proc string) (version string, err error) {
+// smiFound false when there is no nvidia-smi), else in the binary's
+// `devices -json` (its "nvidia_driver", read from
+// /proc/driver/nvidia/version), and returns it with nil when it is R520
+// or newer. Without a version it returns a skipError.
+func checkDriver(smi string, smiFound bool, devices string) (version string, err error) {
 	source := "nvidia-smi"
 	version, _, _ = strings.Cut(strings.TrimSpace(smi), "\n")
 	version = strings.ReplaceAll(version, " ", "")
 	if version == "" || version[0] < '0' || version[0] > '9' {
-		version, source = "", "/proc/driver/nvidia/version"
-		if m := procVersionRe.FindStringSubmatch(proc); m != nil {
-			version = m[1]
-		}
+		version, source = field(devices, "nvidia_driver"), "/proc/driver/nvidia/version"
 	}
 	if version == "" {
 		why := "nvidia-smi gave no version"

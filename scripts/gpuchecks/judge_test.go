@@ -234,26 +234,33 @@ func TestCheckNcu(t *testing.T) {
 }
 
 func TestCheckDriver(t *testing.T) {
-	proc := "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.65.06  Sun Jul 27 07:09:45 UTC 2025\nGCC version:  gcc 12\n"
+	devices := `{
+  "go_version": "go1.26.8",
+  "nvidia_driver": "580.65.06",
+  "cuda_driver": "13.0"
+}
+`
+	noModule := `{"go_version": "go1.26.8", "cuda_driver": "12.2"}`
 	tests := []struct {
 		smi      string
 		smiFound bool
-		proc     string
+		devices  string
 		version  string
 		want     string
 	}{
 		{"550.54.15\n", true, "", "550.54.15", "pass"},
-		{" 550.54.15 \n550.54.15\n", true, "", "550.54.15", "pass"},
-		{"Failed to initialize NVML\n", true, proc, "580.65.06", "pass"},
-		{"", false, proc, "580.65.06", "pass"},
+		{" 550.54.15 \n550.54.15\n", true, devices, "550.54.15", "pass"},
+		{"Failed to initialize NVML\n", true, devices, "580.65.06", "pass"},
+		{"", false, devices, "580.65.06", "pass"},
 		{"470.82.01\n", true, "", "470.82.01", "fail: driver 470.82.01 (from nvidia-smi) is older than R520"},
-		{"Failed to initialize NVML\n", true, "", "", "skip: nvidia-smi gave no version and /proc/driver/nvidia/version is missing"},
+		{"", false, strings.Replace(devices, "580.65.06", "515.105.01", 1), "515.105.01", "fail: driver 515.105.01 (from /proc/driver/nvidia/version) is older than R520"},
+		{"Failed to initialize NVML\n", true, noModule, "", "skip: nvidia-smi gave no version and /proc/driver/nvidia/version is missing"},
 		{"", false, "", "", "skip: nvidia-smi not found and /proc/driver/nvidia/version is missing"},
 	}
 	for _, tt := range tests {
-		v, err := checkDriver(tt.smi, tt.smiFound, tt.proc)
+		v, err := checkDriver(tt.smi, tt.smiFound, tt.devices)
 		if got := outcome(err); v != tt.version || !strings.HasPrefix(got, tt.want) {
-			t.Errorf("checkDriver(%q, %v, %.20q) = %q, %q; want %q, %q...", tt.smi, tt.smiFound, tt.proc, v, got, tt.version, tt.want)
+			t.Errorf("checkDriver(%q, %v, %.20q) = %q, %q; want %q, %q...", tt.smi, tt.smiFound, tt.devices, v, got, tt.version, tt.want)
 		}
 	}
 }

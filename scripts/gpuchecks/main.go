@@ -15,7 +15,7 @@
 //	gpuchecks same-nodes BASE1 BASE2
 //	gpuchecks same-classes -max N -cpu CPUBASE BASE
 //	gpuchecks gpu-flags CPUBASE
-//	gpuchecks driver [-proc FILE] SMIFILE
+//	gpuchecks driver -devices FILE SMIFILE
 //	gpuchecks shards -algo A -n N -workers K -seconds S
 //	gpuchecks tune -n N -max-shared BYTES
 //	gpuchecks nodes-row -header | nodes-row N KERNEL BASE PLAINBASE
@@ -110,14 +110,14 @@ var commands = map[string]func(fs *flag.FlagSet, args []string, w io.Writer) err
 		return err
 	},
 	"driver": func(fs *flag.FlagSet, args []string, w io.Writer) error {
-		proc := fs.String("proc", "/proc/driver/nvidia/version", "the driver's version `file`")
+		devices := fs.String("devices", "", "the `file` of the binary's devices -json")
 		a, err := parseArgs(fs, args, 1)
 		if err != nil {
 			return err
 		}
 		smi, smiErr := os.ReadFile(a[0])
-		procText, _ := os.ReadFile(*proc)
-		v, err := checkDriver(string(smi), smiErr == nil, string(procText))
+		devicesJSON, _ := os.ReadFile(*devices)
+		v, err := checkDriver(string(smi), smiErr == nil, string(devicesJSON))
 		if err != nil && v != "" {
 			return fmt.Errorf("driver-%s\t%w", v, err)
 		}

@@ -111,12 +111,16 @@ func tunePlan(n, maxShared int) []string {
 	return lines
 }
 
-// field is the value of key in the first JSON line of out that has it (a
-// string without its quotes), or "NA".
+// field is the value of key in the first JSON object of out that has it
+// (a string without its quotes), or "".
 func field(out, key string) string {
-	for _, line := range strings.Split(out, "\n") {
+	dec := json.NewDecoder(strings.NewReader(out))
+	for {
 		var rec map[string]json.RawMessage
-		if !strings.HasPrefix(line, "{") || json.Unmarshal([]byte(line), &rec) != nil || rec[key] == nil {
+		if err := dec.Decode(&rec); err != nil {
+			return ""
+		}
+		if rec[key] == nil {
 			continue
 		}
 		var s string
@@ -125,7 +129,14 @@ func field(out, key string) string {
 		}
 		return string(rec[key])
 	}
-	return "NA"
+}
+
+// orNA is s, or "NA" for "".
+func orNA(s string) string {
+	if s == "" {
+		return "NA"
+	}
+	return s
 }
 
 // The columns of nodes.tsv and timing.tsv.
@@ -144,20 +155,20 @@ func nodesRow(n int, kernel string, counted, plain run) string {
 	if ks := nodes(counted.err); len(ks) > 0 {
 		k = ks[len(ks)-1]
 	}
-	wall := field(plain.out, "seconds")
+	wall := orNA(field(plain.out, "seconds"))
 	rate := "NA"
 	kf, err1 := strconv.ParseFloat(k, 64)
 	wf, err2 := strconv.ParseFloat(wall, 64)
 	if err1 == nil && err2 == nil && kf > 0 && wf > 0 {
 		rate = strconv.FormatFloat(kf/wf, 'g', 4, 64)
 	}
-	return strings.Join([]string{strconv.Itoa(n), kernel, k, wall, rate, field(counted.out, "seconds")}, "\t")
+	return strings.Join([]string{strconv.Itoa(n), kernel, k, wall, rate, orNA(field(counted.out, "seconds"))}, "\t")
 }
 
 // timingRow is the row of timing.tsv for variant at n: the count's
 // "seconds" and processSeconds, the whole process's.
 func timingRow(variant string, n int, processSeconds string, r run) string {
-	return strings.Join([]string{variant, strconv.Itoa(n), field(r.out, "seconds"), processSeconds}, "\t")
+	return strings.Join([]string{variant, strconv.Itoa(n), orNA(field(r.out, "seconds")), processSeconds}, "\t")
 }
 
 // seedsRowRe matches a row of the seeds' CUDA program, "N: Total Unique

@@ -147,7 +147,7 @@ func TestCommand(t *testing.T) {
 		{[]string{"count", "-rc", "124", "-ended", "timed out after 5 s (STEP_TIMEOUT)", good}, 1, "timed out after 5 s (STEP_TIMEOUT): nodes: 5 (1 nodes/s)\n"},
 		{[]string{"preflight", cpu}, 3, "cuInit: CUDA_ERROR_NO_DEVICE\n"},
 		{[]string{"count", "-n", "1", cpu}, 1, "ran on the CPU: cuInit: CUDA_ERROR_NO_DEVICE\n"},
-		{[]string{"driver", "-proc", filepath.Join(dir, "none"), smi}, 1, "driver-470.1\tdriver 470.1 (from nvidia-smi) is older than R520, which the PTX (ISA 7.8) needs\n"},
+		{[]string{"driver", "-devices", filepath.Join(dir, "none"), smi}, 1, "driver-470.1\tdriver 470.1 (from nvidia-smi) is older than R520, which the PTX (ISA 7.8) needs\n"},
 		{[]string{"shards", "-algo", "carrychain", "-n", "21", "-workers", "16", "-seconds", "40"}, 0, "341\n"},
 		{[]string{"timing-row", "-header"}, 0, timingHeader + "\n"},
 		{[]string{"timing-row", "eightfold", "8", "1", good}, 0, "eightfold\t8\t0.5\t1\n"},
