@@ -22,7 +22,9 @@
 //	gpuchecks timing-row -header | timing-row VARIANT N PROCESS_S BASE
 //	gpuchecks seeds-rows [-from N] FILE
 //
-// Exit status 2: a usage error.
+// The other commands exit 0 or 1 the same way; driver prints the check's
+// name, driver-VERSION, and after a tab the reason when it fails. Exit
+// status 2: a usage error.
 package main
 
 import (
@@ -30,7 +32,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -243,7 +247,7 @@ func parseRange(s string) (lo, hi int, err error) {
 // gpuchecks runs the subcommand of args and returns the exit status.
 func gpuchecks(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || commands[args[0]] == nil {
-		fmt.Fprintln(stderr, "gpuchecks: want a subcommand: go doc ./scripts/gpuchecks lists them")
+		fmt.Fprintln(stderr, "gpuchecks: want one of", strings.Join(slices.Sorted(maps.Keys(commands)), ", "), "(scripts/gpuchecks/main.go says how to call each)")
 		return 2
 	}
 	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
