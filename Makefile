@@ -194,8 +194,9 @@ test-cuda:
 # bundle/ runs on a GPU host (glibc 2.34 or newer, NVIDIA driver R520 or
 # newer) without Go: ./bundle/run-gpu-checks.sh [LOGDIR], e.g.
 # STEPS=tests,counts bundle/run-gpu-checks.sh $OUT/logs in one device call
-# (docs/gpu.md, "Checks on a GPU host"). scripts/test-bundle.sh (in CI)
-# runs it here without a GPU.
+# (docs/gpu.md, "Checks on a GPU host"); its gpuchecks (scripts/gpuchecks,
+# static: no cgo) judges what the scripts' commands leave.
+# scripts/test-bundle.sh (in CI) runs it here without a GPU.
 bundle: gpu
 	rm -rf bundle
 	mkdir -p bundle
@@ -205,6 +206,7 @@ bundle: gpu
 		echo "$(GO) test -c -tags cuda -o bundle/$${p##*/}.test $$p"; \
 		$(GO) test -c -tags cuda -o "bundle/$${p##*/}.test" "$$p" || exit 1; \
 	done
+	CGO_ENABLED=0 $(GO) build $(GOFLAGS_BUILD) -o bundle/gpuchecks ./scripts/gpuchecks
 	cp scripts/run-gpu-checks.sh scripts/gpu-session.sh bundle/
 	cp kernels/ptx/BUILD.txt bundle/ptx-build.txt
 	@# The peer counters and their timing script, for gpu-session.sh: the

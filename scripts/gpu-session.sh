@@ -19,7 +19,8 @@
 #      at N=21 (OUT/profile);
 #   6. our default count at N=22;
 #   7. the seeds' author's CUDA program for N up to SEEDS_MAXN (default 20),
-#      its rows read from its own output.
+#      its rows read from its own output (gpuchecks seeds-rows: seconds,
+#      Total, and 1 in the last column when the Total is the published one).
 # OUT gets main.log (every command's output, and a "[Ts] rc= wall=" line
 # after each), peers.tsv, and the summary.txt and logs.tar.gz of steps 4
 # and 5: six files, under the device tool's eight.
@@ -98,14 +99,12 @@ log "=== ours, N=22 (left $(left) s)"
 log "=== the seeds' program up to N=${SEEDS_MAXN:-20} (left $(left) s)"
 if [ -x "$peers" ] && (($(left) > 40)); then
 	# peer-gpu.sh's pattern for this program's rows (^ *N:) misses them:
-	# the program prints its progress on the same line, before "N:". Its
-	# rows are read here instead, from the end of each line.
+	# the program prints its progress on the same line, before "N:".
+	# gpuchecks seeds-rows reads them from the end of each line.
 	seeds_n=$(seq -s ' ' 18 "${SEEDS_MAXN:-20}")
 	# shellcheck disable=SC2086 # a list of N
 	SUZUKI_MAXN=${SEEDS_MAXN:-20} PEER_TIMEOUT=$(($(left) - 25)) PEER_WORK=/tmp/nq-seeds \
 		timeout $(($(left) - 10)) "$peers" $seeds_n >>"$main" 2>&1
-	grep -oE '[0-9]+: +[0-9]+ +[0-9]+ +[0-9:.]+$' /tmp/nq-seeds/suzuki.out 2>/dev/null |
-		awk '{n=$1; sub(":", "", n); if (n + 0 >= 18) {split($4, t, ":"); printf "seeds\t%s\tNA\t%.3f\t%s\tNA\n", n, t[1]*86400+t[2]*3600+t[3]*60+t[4], $2}}' |
-		tee -a "$out/peers.tsv" >>"$main"
+	./gpuchecks seeds-rows -from 18 /tmp/nq-seeds/suzuki.out 2>>"$main" | tee -a "$out/peers.tsv" >>"$main"
 fi
 log "=== done (left $(left) s)"

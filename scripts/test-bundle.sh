@@ -12,7 +12,7 @@
 #    fails, the summary line last on stdout and in summary.txt, at most 8
 #    files in LOGDIR, every test binary's log in logs.tar.gz. On a machine
 #    with a GPU: exit 0 and no "no GPU" line instead.
-# The next runs use a small bundle: the binary, kernels.test and a stand-in
+# The next runs use a small bundle: the binary, gpuchecks, kernels.test and a stand-in
 # test binary aaslow.test that sleeps 30 s (it runs first).
 # 2. STEP_TIMEOUT=2: aaslow-test fails "timed out after 2 s", kernels-test
 #    passes, exit 1, the summary line last.
@@ -25,11 +25,15 @@
 #    (refused, as under gVisor) and nvidia-smi (no answer): the sanitizer
 #    step and the driver version are skipped with their reasons, not
 #    failed; exit 0.
-# 6. DRY_RUN=1 STEPS=tune: no planned eightfold or smem shape needs more
-#    than 48 KiB of shared memory per block (16 B x max(1, N-5-split) x
-#    threads; 4 B x (2N-1-depth) x threads), and the 256-thread eightfold
-#    shapes of N=20 at split 3 (exactly 48 KiB) are planned.
-# 7. An unknown step: exit 2.
+# 6. DRY_RUN=1 STEPS=tune: the sweep of N=20 skips no shape at 48 KiB of
+#    shared memory per block (gpuchecks' tests check the sizes), and the
+#    256-thread eightfold shapes of N=20 at split 3 (exactly 48 KiB) are
+#    planned; at MAX_SHARED=40000 the shapes over it are skipped.
+# 7. Without a GPU, ASSUME_GPU=1 STEPS=counts,largen at small N: the
+#    counts that fell back to the CPU fail "ran on the CPU: <cause>", their
+#    classes agree with the CPU's, the CPU's shard passes and the
+#    fallback's fails; exit 1.
+# 8. An unknown step: exit 2.
 set -uo pipefail
 
 cd "$(dirname "$0")/.." || exit 1
@@ -99,7 +103,7 @@ echo "tests-counts: $((SECONDS - start)) s"
 mini=$tmp/mini
 mkdir -p "$mini"
 cp "$bundle/run-gpu-checks.sh" "$mini/"
-ln -s "$bundle/nqueens-gpu" "$bundle/kernels.test" "$mini/"
+ln -s "$bundle/nqueens-gpu" "$bundle/gpuchecks" "$bundle/kernels.test" "$mini/"
 printf '#!/bin/sh\necho "a test binary that takes too long"\nexec sleep 30\n' >"$mini/aaslow.test"
 chmod +x "$mini/aaslow.test"
 
@@ -151,28 +155,30 @@ fi
 out=$tmp/6.out
 DRY_RUN=1 STEPS=tune "$bundle/run-gpu-checks.sh" "$tmp/6" >"$out" 2>&1
 checks tune-plan "$out" "$tmp/6" 0 $?
-over=$(awk '$1 == "plan" && / -gpu-threads / {
-	n = ""; d = ""; t = ""; algo = ""; smem = 0
-	for (i = 1; i <= NF; i++) {
-		if ($i == "-n") n = $(i + 1)
-		if ($i == "-depth") d = $(i + 1)
-		if ($i == "-gpu-threads") t = $(i + 1)
-		if ($i == "-algo") algo = $(i + 1)
-		if ($i == "-gpu-smem") smem = 1
-	}
-	b = 0
-	if (algo == "eightfold") { f = n - 5 - d; if (f < 1) f = 1; b = 16 * f * t }
-	else if (smem) b = 4 * (2 * n - 1 - d) * t
-	if (b > 49152) print $2, b
-}' "$out")
-[ -z "$over" ] || bad "tune-plan: shapes over 48 KiB planned: $over"
+[ "$(grep -c '^SKIP tune-' "$out")" = 0 ] || bad "tune-plan: shapes skipped at MAX_SHARED=49152: $(grep '^SKIP tune-' "$out")"
 [ "$(grep -c '^plan tune-' "$out")" -gt 40 ] || bad "tune-plan: fewer than 40 planned tune runs"
 for s in eightfold-n20-d3-t256 eightfold-static-n20-d3-t256; do
 	has tune-plan "$out" "^plan tune-$s "
 done
+MAX_SHARED=40000 DRY_RUN=1 STEPS=tune "$bundle/run-gpu-checks.sh" "$tmp/6b" >"$tmp/6b.out" 2>&1
+checks tune-skip "$tmp/6b.out" "$tmp/6b" 0 $?
+has tune-skip "$tmp/6b.out" '^SKIP tune-eightfold-n20-d3-t256 \(skipped: its stacks need 49152 B of shared memory per block, over MAX_SHARED=40000'
 
-# 7. A bad STEPS.
-STEPS=tests,nosuchstep "$bundle/run-gpu-checks.sh" "$tmp/7" >"$tmp/7.out" 2>&1
+# 7. What gpuchecks says of the binary's output, on the CPU fallback.
+if grep -q '^no GPU: ' "$tmp/1.out"; then
+	out=$tmp/7.out
+	ASSUME_GPU=1 STEPS=counts,largen MAXN=6 CLASSN=6 LARGEN=12 CPU_WORKERS=2 VARIANTS="static eightfold-nodes" \
+		"$bundle/run-gpu-checks.sh" "$tmp/7" >"$out" 2>&1
+	checks fallback "$out" "$tmp/7" 1 $?
+	for re in '^FAIL count-static-1-6 \([0-9]+ s\): ran on the CPU: .' '^FAIL count-eightfold-nodes-1-6 ' \
+		'^PASS classes-static-1-6 ' '^PASS classes-eightfold-nodes-1-6 ' '^PASS largen-cpu-symmetry-n12-shard0of4 ' \
+		'^FAIL largen-static-n12-shard0of4 \([0-9]+ s\): ran on the CPU: .' '^[0-9]+ passed, 4 failed, '; do
+		has fallback "$out" "$re"
+	done
+fi
+
+# 8. A bad STEPS.
+STEPS=tests,nosuchstep "$bundle/run-gpu-checks.sh" "$tmp/8" >"$tmp/8.out" 2>&1
 rc=$?
 [ "$rc" = 2 ] || bad "bad-step: exit $rc, want 2"
 
