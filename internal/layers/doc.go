@@ -11,7 +11,7 @@ package layers
 
 // Order lists the module's packages by layer, the lowest first.
 var Order = [][]string{
-	{"internal/clip", "internal/symmetry", "internal/batchset", "internal/benchstat", "internal/fsutil", "internal/fakecuda", "kernels"},
+	{"internal/clip", "internal/symmetry", "internal/batchset", "internal/benchstat", "internal/buildinfo", "internal/fsutil", "internal/fakecuda", "kernels"},
 	{"internal/nq", "internal/tasks", "internal/fsutil/fsutiltest", "internal/layers"},
 	{"internal/known", "internal/boards", "internal/burnside", "internal/estimate", "internal/tasks/taskstest", "internal/eflanes", "kernels/host"},
 	{"internal/plan"},
@@ -19,5 +19,5 @@ var Order = [][]string{
 	{"internal/job", "internal/shard", "cpu", "gpu"},
 	{"internal/job/jobtest", "internal/device", "internal/progress", "internal/report"},
 	{"internal/app"},
-	{"cmd/nqueens-gpu", "scripts/benchdoc", "scripts/cpubench", "scripts/kernelreport", "scripts/warpsim"},
+	{"cmd/nqueens-gpu", "scripts/benchdoc", "scripts/cpubench", "scripts/gpuchecks", "scripts/kernelreport", "scripts/warpsim"},
 }
