@@ -92,10 +92,11 @@ func wantKnown(t *testing.T, out string, n int) {
 	}
 }
 
-// A CPU count of N=16 killed with SIGKILL midway resumes from its last
-// checkpoint and gives the exact counts.
+// A CPU count of N=17 killed with SIGKILL early resumes from its last
+// checkpoint and gives the exact counts. (N=16 on one worker ends within
+// a second, which a loaded machine's test process could miss.)
 func TestKill9Resume(t *testing.T) {
-	const n = 16
+	const n = 17
 	ck := filepath.Join(t.TempDir(), "n16.ckpt")
 	args := []string{"-n", fmt.Sprint(n), "-quiet", "-workers", "1", "-checkpoint", ck, "-checkpoint-interval", "20ms"}
 	cmd := program(args...)
@@ -104,7 +105,7 @@ func TestKill9Resume(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := waitForBatches(t, ck, 1, 0.4) // in the middle of the count
+	s := waitForBatches(t, ck, 1, 0.1) // early in the count
 	cmd.Process.Kill()
 	cmd.Wait()
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
