@@ -12,36 +12,11 @@ import (
 // The eightfold search (tasks.Eightfold): Total as Σ weight × completions
 // over canonical border pre-placements. Below a task it is a plain bitmap
 // search of the task's levels (its empty rows from the start row down,
-// pre-filled rows skipped) that knows nothing of symmetry.
-//
-// How it is laid out for speed (measured with callgrind and min-of-runs
-// timings against ../shared/bench/refcount.c; see docs/performance.md):
-//
-//   - Words are 64-bit with column c at bit c+6. Bits 0..5 are then free:
-//     the table word of a level keeps there the shift to the next level
-//     (1, 2 or 3 rows: pre-filled rows are crossed by a longer shift, not
-//     a branch), and SHLX/SHRX take it as they are; a saved frame keeps
-//     its level there.
-//   - The queens placed before the search (border and prefix) never
-//     change, so their attacks on each level are computed once per task
-//     (tab); l, d, r carry the search's own queens.
-//   - The current level's words l, d, r are registers; a frame saves a
-//     level's untried columns and its words together, and a pop restores
-//     them. The table and the frames hang off one pointer (efScratch),
-//     which leaves Go's register allocator nearly enough registers for
-//     the step: two values are spilled (stored on the common path,
-//     reloaded only where the search descends or counts the last two
-//     levels).
-//   - A level is pushed onto the frame stack only if it still has
-//     columns to try (sp += f != 0, without a branch); a pop then always
-//     lands on a level with work, never on an exhausted one.
-//   - The last two levels are not searched: from the level before them
-//     (at most two columns left) a few bit operations count the
-//     completions (last2).
-//   - The search that counts (eightfoldTask) keeps no node counter: its
-//     twin eightfoldTaskNodes, the same loop with the counter, is what
-//     the tests compare with the C search and the reference, and a test
-//     checks that the two count the same completions task by task.
+// pre-filled rows skipped) that knows nothing of symmetry. Words are 64-bit
+// with column c at bit c+efCol, the bits below holding the shift to the
+// next level; a level is pushed only while it has columns left; the last
+// two levels are counted by bit tests (last2). docs/algorithms.md ("The
+// eightfold search on the CPU") says why each of these is so.
 
 // efCol is the bit of column 0 in the search's 64-bit words, and efLow
 // the bits below it.

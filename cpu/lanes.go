@@ -9,11 +9,8 @@ import (
 // efLanes reports whether eightfoldBatch counts with the vector lane
 // engine (eflanes.Vector: the GPU kernel's step in 32 AVX-512 lanes)
 // instead of the scalar search (efSearch). It is set once, from the CPU's
-// features and eflanes.ScalarEnv; the tests set it to run both.
-//
-// On the 2-core Xeon (Sapphire Rapids) of docs/performance.md the lanes
-// take 0.43 of the scalar assembly loop's time; both are exact task by
-// task, and which one runs changes no count.
+// features and eflanes.ScalarEnv; the tests set it to run both. Both
+// are exact task by task: which one runs changes no count.
 var efLanes = eflanes.Available()
 
 // stealLevels is what eightfoldBatch passes to eflanes.Vector: the fewest

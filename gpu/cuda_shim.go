@@ -2,30 +2,16 @@
 
 package gpu
 
-// The CUDA driver is not linked: cudashim.c (compiled into this package by
-// cgo) defines every cu* function the binding github.com/mumax/3/cuda/cu and
-// this package call, and opens libcuda.so.1 with dlopen on first use. A
-// binary built with -tags cuda therefore starts on machines without the
-// NVIDIA driver and reports the missing driver as an error (see Devices).
-//
-// The binding's own cgo flags say -lcuda. The -L below puts the directory
-// cudashim/ first in the library search path; its libcuda.a is an empty
-// archive, so -lcuda resolves to nothing and the binary gets no DT_NEEDED
-// entry for libcuda.so.1, whatever the linker's --as-needed default is, and
-// a build machine needs no libcuda.so at all, only cuda.h. (GNU ld applies
-// every -L to every -l in command-line order, and cmd/link passes this
-// package's flags before those of the packages it imports; `make build`
-// checks the result with readelf.)
-//
-// -I${SRCDIR}/cudacompat comes first: #include <cuda.h> finds
-// cudacompat/cuda.h, which includes the toolkit's cuda.h and pins every
-// driver function this package and the binding call to CUDA 11.8's symbol
-// and prototype (cuCtxCreate -> cuCtxCreate_v2 also where CUDA 13.x's header
-// maps it to cuCtxCreate_v4). The binding's package gets the same pin only
-// through CGO_CFLAGS, which the Makefile sets (docs/gpu.md, "CUDA 12.x and
-// 13.x"). -I/usr/local/cuda/include matches the binding's flags so that both
-// compile against the same cuda.h where NVIDIA's toolkit is installed; on
-// Debian, cuda.h is in /usr/include.
+// The CUDA driver is not linked: cudashim.c defines every cu* function the
+// binding github.com/mumax/3/cuda/cu and this package call, and opens
+// libcuda.so.1 with dlopen on first use, so a binary built with -tags cuda
+// starts on machines without the NVIDIA driver and reports the missing
+// driver as an error (see Devices). The -L below puts cudashim/, whose
+// libcuda.a is an empty archive, first in the library search path: the
+// binding's -lcuda resolves to nothing and the binary has no DT_NEEDED
+// entry for libcuda.so.1. -I${SRCDIR}/cudacompat comes first so that
+// #include <cuda.h> pins every driver function to CUDA 11.8's symbol and
+// prototype. docs/gpu.md ("Linking without libcuda") says why each works.
 
 // #cgo CFLAGS: -I${SRCDIR}/cudacompat -I/usr/local/cuda/include
 // #cgo LDFLAGS: -L${SRCDIR}/cudashim -ldl

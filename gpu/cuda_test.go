@@ -299,10 +299,8 @@ func TestCloseTwice(t *testing.T) {
 //		atomicAdd(sum, (unsigned long long)i + 0x100000000ull);
 //	}
 //
-// with the add of the 64-bit immediate 2^32 written by hand as nvcc
-// writes it: GPGPU-Sim's parser kept only the low 32 bits of such an
-// immediate (scripts/gpgpu-sim/ptx-imm64-rewrite.py), which this test,
-// run on the simulator by make gpusim-check, would see in the sum.
+// with the add of the 64-bit immediate 2^32 as nvcc writes it, whose low
+// 32 bits alone GPGPU-Sim's parser kept (ptx-imm64-rewrite.py).
 const selftestPTX = `.version 7.8
 .target sm_70
 .address_size 64

@@ -1,31 +1,18 @@
 //go:build cuda
 
 // cudashim.c defines every CUDA driver API function that the binding
-// github.com/mumax/3/cuda/cu (and this package) calls, under the exact
-// symbol names cuda.h maps them to (cuCtxCreate -> cuCtxCreate_v2 and so on),
-// as trampolines into the real driver library, which is opened with dlopen
-// on first use. The <cuda.h> included here is gpu/cudacompat/cuda.h, which
-// pins each of these names to CUDA 11.8's symbol and prototype whatever
-// toolkit's cuda.h it wraps (CUDA 13.x maps cuCtxCreate to cuCtxCreate_v4):
-// a function added here needs its line there too.
-//
-// Why: the binding's cgo flags say -lcuda. Linking the real libcuda.so would
-// put "NEEDED libcuda.so.1" into the binary, and on a machine without the
-// NVIDIA driver the dynamic loader would then refuse to start the program at
-// all ("libcuda.so.1: cannot open shared object file"), before main could
-// fall back to the CPU. With these definitions linked into the package,
-// the binding's references are satisfied by this object file, and -lcuda
-// resolves to the empty archive gpu/cudashim/libcuda.a (see cuda_shim.go), so
-// the binary has no dependency on libcuda at load time.
+// github.com/mumax/3/cuda/cu (and this package) calls, under the symbol
+// names gpu/cudacompat/cuda.h pins them to (CUDA 11.8's), as trampolines
+// into the driver library, which is opened with dlopen on first use: the
+// binary needs no libcuda.so.1 to start (docs/gpu.md, "Linking without
+// libcuda"). A function added here needs its line in cudacompat/cuda.h.
 //
 // When the library cannot be opened, cuInit returns CUDA_ERROR_NO_DEVICE and
 // every other function CUDA_ERROR_NOT_INITIALIZED; nqshim_load tells why.
 // A function the installed driver lacks returns CUDA_ERROR_NOT_FOUND.
-//
-// The environment variable NQUEENS_LIBCUDA names another file to open
-// instead of libcuda.so.1 (a driver in an odd place, or a missing file to
-// test the fallback). Without it, libcuda.so.1 is looked up by the loader's
-// search path and then in the usual driver folders (nqshim_places).
+// NQUEENS_LIBCUDA names another file to open instead of libcuda.so.1;
+// without it the loader's search path is tried, then the usual driver
+// folders (nqshim_places).
 
 #define _GNU_SOURCE
 #include <cuda.h>

@@ -1,36 +1,15 @@
 /*
  * gpu/cudacompat/cuda.h: the installed cuda.h, with every CUDA driver
  * function that nqueens-gpu and the binding github.com/mumax/3/cuda/cu call
- * pinned to the symbol and the prototype that CUDA 11.8's cuda.h gives it:
- * the ABI the Go code and gpu/cudashim.c were written against (issue 23).
- *
- * Why: cuda.h maps many names to versioned symbols (cuCtxCreate ->
- * cuCtxCreate_v2 since CUDA 3.2), and a new toolkit may re-point a name to a
- * newer symbol with another signature. CUDA 13.0 did so for cuCtxCreate
- * (cuCtxCreate_v4, which takes a CUctxCreateParams * as well) and no longer
- * declares cuCtxCreate_v2, so the binding's three-argument C.cuCtxCreate
- * and cudashim.c's trampoline stop compiling. The driver library keeps
- * exporting the older symbols for programs built with older toolkits, so a
- * binary built through this file calls what a binary built with CUDA 11.8
- * calls, whichever toolkit's header it was compiled with.
- *
- * How: this folder comes before the toolkit's in the include path (the
- * Makefile puts -I.../gpu/cudacompat first in CGO_CFLAGS, which reaches the
- * binding's package too; the gpu package also names it in its #cgo CFLAGS),
- * so #include <cuda.h> finds this file. It includes the real cuda.h with
- * #include_next (GCC and clang), then, for each function below, drops the
- * header's macro for the name, maps the name to the 11.8 symbol (where 11.8
- * maps it) and declares that symbol with 11.8's prototype. A header that
- * still declares the symbol declares it the same way, so the repeated
- * declaration is harmless; one that no longer does (13.x: cuCtxCreate_v2)
- * gets its declaration from here. gpu/cudashim.c defines each function under
- * the mapped name and looks that name up in the driver with dlsym, so the
- * definition, the callers and the lookup agree.
- *
- * A new cu* function in the gpu package or a new trampoline in cudashim.c
- * needs its lines here (TestCudaCompatPinsShim in gpu/cudacompat_test.go
- * fails otherwise), with the symbol and prototype of 11.8's cuda.h. Types,
- * enums and constants come from the installed header unchanged.
+ * pinned to the symbol and prototype CUDA 11.8's cuda.h gives it, whatever
+ * toolkit's header it wraps (CUDA 13.x maps cuCtxCreate to cuCtxCreate_v4
+ * and no longer declares cuCtxCreate_v2). It comes first in the include
+ * path, includes the real cuda.h with #include_next, then for each function
+ * below drops the header's macro, maps the name to the 11.8 symbol and
+ * declares that symbol with 11.8's prototype; the driver library keeps
+ * exporting the older symbols. docs/gpu.md ("CUDA 12.x and 13.x") has the
+ * details. A new cu* function in the gpu package or cudashim.c needs its
+ * lines here (TestCudaCompatPinsShim fails otherwise).
  */
 #ifndef NQUEENS_CUDACOMPAT_CUDA_H
 #define NQUEENS_CUDACOMPAT_CUDA_H

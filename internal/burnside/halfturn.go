@@ -10,33 +10,15 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
-// The half-turn search.
-//
-// A solution q fixed by the half turn has q[n−1−r] = n−1−q[r], so it is
-// decided by the rows 0..h−1 of the top half, h = n/2: each queen (r, c)
-// there comes with its partner (n−1−r, n−1−c) in the bottom half, and for
-// odd n the middle row's queen stands on the centre square (m, m),
-// m = (n−1)/2. The occupied columns and diagonals are then symmetric: a
-// pair takes the columns c and n−1−c, the sum diagonals (r+c constant) r+c
-// and 2n−2−(r+c), the difference diagonals (c−r constant) c−r and r−c. So a
-// square of the top half is free for the pair exactly when it is free for
-// its own queen, which is one test on three words.
-//
-// A queen on the long diagonals (r+c = n−1 or c = r) would share it with
-// its partner: the search marks both as taken from the start. For odd n
-// they are the centre queen's diagonals anyway.
-//
-// The rows are filled from the middle outwards (h−1, h−2, ..., 0; the
-// symmetry cut below takes one row out of turn, second). The pairs of the
-// middle rows stand close together and rule each other out early; for
-// n = 20 (without the symmetry cut) this order visits 1.6 million nodes
-// where the outside-in order visits 4.6 million. The tree is widest near
-// its leaves, and the last row is counted with a popcount instead of
-// being visited.
-//
-// The symmetries of the square cut the search further: it counts only one
-// or two members of each class (see halfTurn), which takes 2.3 times less
-// CPU time than counting one of each mirror pair at n = 24 and 25.
+// The half-turn search. A solution fixed by the half turn is decided by
+// the rows 0..h−1 of the top half, h = n/2: each queen (r, c) comes with
+// its partner (n−1−r, n−1−c), and for odd n the middle row's queen stands
+// on the centre square. The taken columns and diagonals are symmetric, so
+// a square of the top half is free for the pair exactly when it is free
+// for its own queen: one test on three words. The long diagonals are taken
+// from the start, the rows are filled from the middle outwards, and the
+// last row is counted by a popcount. docs/algorithms.md ("The symmetric
+// solutions") has the derivation and the node counts.
 
 // halfState is a node of the half-turn search. The words are absolute:
 //
@@ -212,25 +194,12 @@ const parallelFromN = 18
 
 // halfTurn returns the number of solutions fixed by the half turn, n >= 2.
 //
-// The whole symmetry group of the square maps half-turn-symmetric
-// solutions to half-turn-symmetric solutions, and the search counts only
-// one or two members of each class. Let c be the column of row h−1's queen
-// and b the top row whose queen stands in one of the central columns h−1
-// and n−h. The left-right mirror changes c to n−1−c and keeps b; the
-// quarter turn maps a solution with (min(c, n−1−c), b) = (a, b) to one
-// with (b, a). No reflection fixes a solution, and the quarter turn fixes
-// exactly the S90 ones, so of the images of a solution under the identity,
-// the mirror, the quarter turn and the mirror after the quarter turn
-// (modulo the half turn, which fixes them all):
-//
-//   - if a != b, exactly one has c < n/2 and c < b: it counts 4;
-//   - if a == b, two have c < n/2 (one if the solution is fixed by the
-//     quarter turn, when the four images are two): each counts 2.
-//
-// So the search fixes c < n/2 (c is never the centre column: for odd n
-// that is the centre queen's), places the queen of row b >= c in a central
-// column next, and weighs 4, or 2 where b = c. Row h−1 never takes a
-// central column (they are on its long diagonals), so b < h−1.
+// The symmetries of the square map half-turn-symmetric solutions to each
+// other, and the search counts only one or two members of each class: the
+// column c of row h−1's queen is below n/2, the top row b whose queen is
+// in a central column is placed next with b >= c, and each solution found
+// weighs 4, or 2 where b = c. docs/algorithms.md ("The symmetric
+// solutions") proves that this counts each solution once.
 func halfTurn(ctx context.Context, n int) (uint64, error) {
 	hs := newHalfSearch(n)
 	tasks := hs.tasks(2)

@@ -5,27 +5,16 @@ import (
 	"math/bits"
 )
 
-// The quarter-turn search.
-//
-// The quarter turn maps (r, c) to (c, n−1−r), so a solution it fixes is a
-// union of orbits of four queens (r, c), (c, n−1−r), (n−1−r, n−1−c),
-// (n−1−c, r), plus for n mod 4 = 1 the centre queen. An orbit takes the
-// rows {r, c, n−1−r, n−1−c} and the same four columns, so one word, used,
-// holds both the taken rows and the taken columns. Its four sum diagonals
-// (r+c constant) are r+c, n−1+c−r, 2n−2−r−c, n−1+r−c, and its four
-// difference diagonals (c−r+n−1 constant) are the same four numbers, so
-// one word, diag, holds both kinds; the set is symmetric under
-// k -> 2n−2−k. Hence the orbit of (r, c) fits when column c is free,
-// c is neither r nor n−1−r (the orbit would have two queens in a row), and
-// the sum diagonal r+c and the difference diagonal c−r of (r, c) itself
-// are free: the symmetry of diag covers the other three queens.
-//
-// The search takes the lowest empty row r each time; every orbit fills two
-// rows of the top half, so n/4 orbits make a solution, and the last one is
-// counted without being placed. Only n mod 4 = 0 or 1 can work (the top
-// half's n/2 rows come in twos). The search is small (n = 28 takes a few
-// milliseconds), so it runs in the caller's goroutine and looks at ctx
-// between the choices of the first orbit.
+// The quarter-turn search. A solution fixed by the quarter turn is a union
+// of orbits of four queens (r, c), (c, n−1−r), (n−1−r, n−1−c), (n−1−c, r),
+// plus for n mod 4 = 1 the centre queen. An orbit takes the same four rows
+// and columns, and its sum and difference diagonals are the same four
+// numbers, so one word holds the taken rows and columns and one the taken
+// diagonals; the orbit of (r, c) fits when column c is free, c is neither
+// r nor n−1−r, and the two diagonals of (r, c) itself are free. The search
+// places a whole orbit in the lowest empty row, n/4 of them, the last one
+// counted without being placed (docs/algorithms.md, "The symmetric
+// solutions").
 
 // quarterTurn returns the number of solutions fixed by the quarter turn, n >= 2.
 func quarterTurn(ctx context.Context, n int) (uint64, error) {

@@ -77,6 +77,16 @@ type owner struct {
 	uid, gid int
 }
 
+// resolveOwner resolves path's links (Resolve) and describes the file
+// there (ownerOf).
+func resolveOwner(path string) (target string, o owner, err error) {
+	if target, err = Resolve(path); err != nil {
+		return "", owner{}, err
+	}
+	o, err = ownerOf(target)
+	return target, o, err
+}
+
 // ownerOf describes the file at target, which must be regular if it
 // exists.
 func ownerOf(target string) (owner, error) {
@@ -151,11 +161,7 @@ func (e *ReadOnlyError) Error() string {
 // named like WriteAtomic's temporary files. The errors name the file and
 // say what is wrong.
 func CheckWritable(path string) error {
-	target, err := Resolve(path)
-	if err != nil {
-		return err
-	}
-	o, err := ownerOf(target)
+	target, o, err := resolveOwner(path)
 	if err != nil {
 		return err
 	}
@@ -197,11 +203,7 @@ func CheckWritable(path string) error {
 // kept); a new one gets perm less the umask. A temporary file left by a
 // crash is named as RemoveStaleTemps expects.
 func WriteAtomic(path string, data []byte, perm fs.FileMode) (err error) {
-	target, err := Resolve(path)
-	if err != nil {
-		return err
-	}
-	o, err := ownerOf(target)
+	target, o, err := resolveOwner(path)
 	if err != nil {
 		return err
 	}

@@ -14,10 +14,9 @@ import "fmt"
 //
 //	C2 = s90/2    C4 = (s180 − s90)/4    C8 = (total − s180)/8
 //
-// FromBurnside returns an error, with the numbers, when s90 <= s180 <= total
-// fails or a division is not exact: the inputs do not belong to one N.
-// N = 1 does not fit (its single solution is fixed by every symmetry, an
-// orbit of 1): the caller handles it.
+// It returns an error, with the numbers, when s90 <= s180 <= total fails
+// or a division is not exact: the inputs do not belong to one N. N = 1
+// (one solution, fixed by every symmetry) is the caller's.
 func FromBurnside(total, s180, s90 uint64) (Counts, error) {
 	if s90 > s180 || s180 > total {
 		return Counts{}, fmt.Errorf("FromBurnside: want S90 <= S180 <= Total, have S90=%d S180=%d Total=%d", s90, s180, total)

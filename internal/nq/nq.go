@@ -132,13 +132,12 @@ func (p *Partial) Add(o Partial) {
 //   - carrychain: each completion of a frame adds the frame's weight
 //     8/|stabiliser| to its class: COUNTk = sum/k.
 //   - eightfold: [3] is Total (each completion of a border pre-placement
-//     adds its weight, 8/|stabiliser|), [2] the solutions fixed by the
-//     half turn and [1] those fixed by the quarter turn (the job's host
-//     batch, package burnside), and FromBurnside gives the classes; [0] is
-//     the single solution of N=1.
+//     adds its weight), [2] and [1] the solutions fixed by the half and
+//     the quarter turn (the job's host batch), and FromBurnside gives the
+//     classes; [0] is the single solution of N=1.
 //
-// Reduce returns an error if a sum does not divide exactly, which means
-// batches are missing or counted twice.
+// A sum that does not divide exactly (batches missing or repeated) is an
+// error.
 func Reduce(algo Algo, p Partial) (Counts, error) {
 	if algo == Eightfold {
 		c, err := FromBurnside(p[3], p[2], p[1])

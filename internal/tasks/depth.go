@@ -3,35 +3,14 @@ package tasks
 import "errors"
 
 // DepthFor picks the depth of the symmetry boards of a count at n that
-// must supply at least minTasks tasks: the smallest depth d from
-// DefaultDepth(n) up to n-3 whose symmetry board count is at least
-// minTasks. minTasks <= 0 gives DefaultDepth(n).
-//
-// Small N may have too few boards at every depth. The scan then stops at
-// the first row that does not at least double the boards and returns the
-// depth before it: the rows after it add host enumeration for few more
-// (and, past the middle of the board, fewer) boards, for a count that
-// takes milliseconds anyway. The scan also stops at n-3. For one H100's
-// 2,162,688 tasks, N=14 gets depth 8 (542,147 boards; depth 9 has 1.6
-// times as many); for eight H100s, N=15 gets depth 9 (3,528,201).
-//
-// Why: a GPU runs one board per thread and needs several boards per
-// resident thread (gpu.MinTasks asks for 8) so that the very uneven cost
-// of the boards evens out and no launch ends with most threads idle. The
-// default depth gives that only from N=18 on for one large GPU; below, a
-// deeper cut gives more, smaller boards.
-//
-// The result depends only on n and minTasks, so the same devices always
-// give the same depth: a checkpoint resumed on the same machine finds the
-// same task list. The depth changes the task list and with it the batch
-// numbering, so runs whose batches are combined (a checkpoint and its
-// resumption, the shards of one job) must use the same depth; the job's
-// plan records it and refuses a mismatch.
-//
-// The boards are counted by enumerating them (EnumerateBoards, the list
-// the backends use); a depth's count stops early once it reaches minTasks.
-// That costs a fraction of the search: at N=16, finding depth 8 for
-// 2,162,688 tasks enumerates about 3.6 million boards (0.1 s).
+// must supply at least minTasks tasks: the smallest depth from
+// DefaultDepth(n) up to n-3 whose board count is at least minTasks, or,
+// where no depth has that many, the depth before the first row that does
+// not at least double the boards. minTasks <= 0 gives DefaultDepth(n).
+// The result depends only on n and minTasks, so the same devices give the
+// same task list and a checkpoint resumes. The boards are counted by
+// enumerating them, stopping at minTasks. docs/algorithms.md ("Tasks and
+// batches") says why GPUs need the tasks and what the scan costs.
 func DepthFor(n, minTasks int) int {
 	if minTasks <= 0 || n < 4 || n > 28 {
 		return DefaultDepth(n)

@@ -13,26 +13,16 @@ import (
 )
 
 // Eightfold tasks count Total alone, with all 8 symmetries of the square.
+// Every solution has exactly one queen on each border line (the first and
+// last rows and columns); those queens are its border, and a symmetry maps
+// a solution with border B to one with border g(B), one to one. So
 //
-// Every solution has exactly one queen on each border line: the first and
-// last rows and the first and last columns (a queen in a corner is on two
-// of them). Those queens form the solution's Border. A symmetry g maps a
-// solution S with border B to g(S) with border g(B), one to one, so the
-// solutions whose border is any member of B's orbit number |orbit(B)| times
-// the completions of B itself, and
+//	Total = Σ over one border B per orbit of |orbit(B)| × completions(B),
 //
-//	Total = Σ over one border B per orbit of |orbit(B)| × completions(B).
-//
-// |orbit(B)| = 8/|stabiliser of B| is 8, 4 or 2 (no border is fixed by all
-// 8 symmetries), the task's Weight. No completion is checked against its
-// images and the search has no symmetry rules: the border's queens and
-// their attacks are all it knows.
-//
-// The search fills the rows 1..N-2 that the border leaves empty: all of
-// them but the rows of the queens in columns 0 and N-1 (the pre-filled
-// rows), top down. To cut the work into many small tasks, the first Split
-// of those rows are filled on the host as well (the prefix); a task is a
-// border plus a prefix, and the device or CPU searches the rest.
+// with |orbit(B)| = 8/|stabiliser of B|, the task's weight (8, 4 or 2). A
+// task is a border and a prefix (the first Split empty rows, filled on the
+// host); the search fills the rest and knows no symmetry rules
+// (docs/algorithms.md, "Eightfold tasks").
 
 // NoQueen marks, in Eightfold.Cols, a row that the task leaves to the
 // search.
@@ -424,37 +414,18 @@ func EightfoldShift(meta uint32, j int) uint {
 }
 
 // Eightfold is a batch of eightfold tasks of one N as flat arrays, the
-// layout the kernels read (kernels/eightfold.cu). Task i is a canonical
-// border (see EightfoldBorders) with the first rows it leaves empty filled
-// (the prefix, Split rows or fewer); its search fills the rest.
-//
-// Rows and levels. The search of task i fills J = Meta[i]&0xff rows, its
-// levels 0..J-1 from the top (level 0 is the first row left empty below
-// the prefix, the start row; level J-1 is the last empty row, counted by a
-// test instead of searched). Consecutive levels are one row apart except
-// where a pre-filled row (a border queen in column 0 or N-1) lies between
-// them: the step from level j to j+1 crosses one row for each of
-// SkipA == j and SkipB == j, with SkipA = Meta[i]>>8&0xff and SkipB =
-// Meta[i]>>16&0xff (0xff: none). So the search skips those rows by a
-// shift of 1 + (j == SkipA) + (j == SkipB), with no branch.
-//
-// Attack words. Every queen placed before the search (border and prefix)
-// is in the task's words, as seen from the start row. Bit c of Down[i] is
-// set for each column c taken, and for every c from N to 31, so that the
-// free columns of a row are the zero bits of Down[i] | (attacks). A
-// diagonal that moves one column right per row down (its column grows with
-// the row) is bit c+32 of Left[i] when it crosses the start row in column c
-// (c from -32 to 31: diagonals of queens below the start row come in from
-// negative columns); one that moves left is bit c of Right[i] (c from 0 to
-// 63: diagonals of queens below come in from columns N and up). So at the
-// row k rows below the start row, the border and prefix queens attack the
-// columns of uint32((Left[i] << k) >> 32) | uint32(Right[i] >> k) (k < 32).
-//
-// Meta[i] bits 24..31 hold the weight: 8/|stabiliser| of the border, 2, 4
-// or 8. Σ weight × completions over every task of N is Total.
-//
-// Cols[i*N : (i+1)*N] gives the queen of each row the task has placed
-// (border and prefix) as its column, NoQueen for the rows of the search.
+// layout the kernels read. Task i is a canonical border (EightfoldBorders)
+// with its first empty rows filled (the prefix, at most Split rows); its
+// search fills the other J = Meta[i]&0xff rows, levels 0..J-1 from the
+// start row down, the last counted by a test. The step from level j
+// crosses one more row for each of SkipA = Meta[i]>>8&0xff and SkipB =
+// Meta[i]>>16&0xff equal to j (0xff: none); Meta[i]>>24 is the weight.
+// Down[i] has bit c set for each column taken and each c >= N; Left[i]
+// bit c+32 and Right[i] bit c stand for the diagonals that cross the start
+// row in column c, so the queens placed before the search attack the
+// columns uint32((Left[i]<<k)>>32) | uint32(Right[i]>>k) of the row k
+// below it. Cols holds each row's queen, NoQueen for the search's rows.
+// docs/algorithms.md ("Eightfold tasks") derives the layout.
 type Eightfold struct {
 	N     int
 	Split int
