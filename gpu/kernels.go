@@ -23,7 +23,7 @@ import (
 // TestRegistryMatchesPTX unless each kernel and twin is in the PTX with
 // the adapter passing each parameter. A new layout also needs its fields
 // in groupArgs, its packing in slot.launch and its enumeration in produce.
-//
+
 //go:generate go run ./internal/kernelgen
 
 // Variant is how a kernel schedules its tasks over the GPU's threads.

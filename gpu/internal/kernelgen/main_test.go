@@ -26,6 +26,13 @@ func TestCommittedOutputIsCurrent(t *testing.T) {
 	if first, _, _ := strings.Cut(string(got), "\n"); !regexp.MustCompile(`^// Code generated .* DO NOT EDIT\.$`).MatchString(first) {
 		t.Errorf("first line %q is not Go's generated-code header", first)
 	}
+	attrs, err := os.ReadFile("../../../.gitattributes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^gpu/kernels_gen\.go linguist-generated=true$`).Match(attrs) {
+		t.Errorf(".gitattributes does not mark gpu/kernels_gen.go as generated")
+	}
 }
 
 // fields are groupArgs's fields as gpu declares them.
