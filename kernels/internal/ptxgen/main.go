@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -128,8 +127,6 @@ func findNVCC(name, arch, extra string) (nvcc, error) {
 	return nv, nil
 }
 
-var releaseRE = regexp.MustCompile(`^release ([0-9.]+)`)
-
 // versionLine reads nvcc --version: its "release ..." line and its last
 // line (the build) as "release 11.8, V11.8.89 (Build ...)", and the
 // release number.
@@ -141,8 +138,8 @@ func versionLine(out string) (line, release string) {
 			version = v
 		}
 	}
-	if m := releaseRE.FindStringSubmatch(version); m != nil {
-		release = m[1]
+	if rest, ok := strings.CutPrefix(version, "release "); ok {
+		release, _, _ = strings.Cut(rest, ",")
 	}
 	return version + " (" + lines[len(lines)-1] + ")", release
 }
