@@ -87,10 +87,10 @@ override CGO_CFLAGS := -I$(CUDA_COMPAT) $(CGO_CFLAGS_GO)
 endif
 export CGO_CFLAGS
 
-# PTX target. The kernels ship as PTX for one baseline virtual architecture,
-# and the driver JIT-compiles it for the GPU it runs on (once per context;
-# the driver caches the result in ~/.nv/ComputeCache). nvcc 11.8 knows
-# compute_35 to compute_90.
+# PTX target (PTX_ARCH; empty: ptxgen chooses). The kernels ship as PTX
+# for one baseline virtual architecture, and the driver JIT-compiles it for
+# the GPU it runs on (once per context; the driver caches the result in
+# ~/.nv/ComputeCache). nvcc 11.8 knows compute_35 to compute_90.
 #
 # compute_70 (Volta) is the baseline: every GPU from V100 on (T4 sm_75, A100
 # sm_80, A10/L4/L40 sm_86/89, H100/H200 sm_90) runs it, and it is the first
@@ -113,15 +113,13 @@ export CGO_CFLAGS
 # and what it drops is Volta, V100 (sm_70) and Jetson AGX Xavier (sm_72);
 # nvcc 13's PTX also needs a driver that knows its PTX ISA (R580 or newer).
 # The committed kernels/ptx stays nvcc 11.8's compute_70: the build embeds
-# it and needs no nvcc, whatever toolkit is installed. PTX_ARCH is read
-# (and nvcc asked its version) only by the targets that run nvcc.
-NVCC_MAJOR = $(shell $(NVCC) --version 2>/dev/null | sed -n 's/^Cuda compilation tools, release \([0-9]*\)\..*/\1/p')
-PTX_ARCH  ?= $(shell [ "$(NVCC_MAJOR)" -ge 13 ] 2>/dev/null && echo compute_75 || echo compute_70)
-NVCCFLAGS ?= -O3 -std=c++14
-NVCC_ALL   = -ptx -arch=$(PTX_ARCH) $(NVCCFLAGS) -Ikernels
+# it and needs no nvcc, whatever toolkit is installed. ptxgen asks nvcc its
+# version only in the targets that run nvcc. NVCCFLAGS empty: -O3 -std=c++14.
+PTX_ARCH  ?=
+NVCCFLAGS ?=
 # make ptx writes here; another folder leaves the committed PTX alone.
 PTX_DIR   ?= kernels/ptx
-PTX_ENV    = NVCC='$(NVCC)' NVCC_FLAGS='$(NVCC_ALL)'
+PTX_ENV    = NVCC='$(NVCC)' PTX_ARCH='$(PTX_ARCH)' NVCCFLAGS='$(NVCCFLAGS)' PTX_DIR='$(PTX_DIR)'
 
 BIN      := bin/nqueens-gpu
 
@@ -170,21 +168,21 @@ test:
 cuda-deps:
 	bash scripts/install-cuda-toolkit.sh
 
-# The PTX: scripts/ptx.sh compiles every kernels/NAME.cu into NAME.ptx and,
-# with -DNQ_NODES=1, NAME_nodes.ptx (the -gpu-nodes twins), and writes
-# BUILD.txt: nvcc's version, the flags, each module's command and the
-# SHA-256 of every kernel source. The cuda build embeds the folder
-# (kernels/ptx_cuda.go). ptx-check compares all of it, byte by byte, with
-# a fresh build in a temporary folder, where the installed nvcc is the one
-# BUILD.txt records; another nvcc makes other bytes, so with it ptx-check
-# only builds the PTX (proving that the kernels compile with it), checks the
-# source hashes and says that it skipped the comparison (exit 0).
+# The PTX: go generate ./kernels runs kernels/internal/ptxgen, which
+# compiles every kernels/NAME.cu into NAME.ptx and, with -DNQ_NODES=1,
+# NAME_nodes.ptx (the -gpu-nodes twins), and writes BUILD.txt: nvcc's
+# version, the flags, each module's command and the SHA-256 of every
+# kernel source. The cuda build embeds the folder (kernels/ptx_cuda.go).
+# ptx-check compares all of it, byte by byte, with a fresh build in a
+# temporary folder, where the installed nvcc is the one BUILD.txt records;
+# another nvcc makes other bytes, so with it ptx-check only builds the PTX
+# (proving that the kernels compile with it), checks the source hashes and
+# says that it skipped the comparison (exit 0).
 ptx:
-	@$(PTX_ENV) sh scripts/ptx.sh build $(PTX_DIR)
-	@echo "make: wrote $(PTX_DIR) with nvcc $$(sed -n 's/^nvcc: release \([0-9.]*\).*/\1/p' $(PTX_DIR)/BUILD.txt) for $(PTX_ARCH)$(if $(filter kernels/ptx,$(PTX_DIR)),; commit it with the sources)"
+	@$(PTX_ENV) $(GO) generate -run ptxgen ./kernels
 
 ptx-check:
-	@$(PTX_ENV) sh scripts/ptx.sh check
+	@$(PTX_ENV) $(GO) run ./kernels/internal/ptxgen check
 
 test-cuda:
 	$(GO) vet -tags cuda ./...

@@ -346,15 +346,14 @@ $L__BB0_2:
 }
 `
 
-// selftestArgs is an argument block for nq_selftest as the wrappers
-// (launch_*.go) build them: one field per parameter of the parameter's
-// size, 32-bit ones next to 64-bit ones, and the pointers to them.
-type selftestArgs struct {
+// selftestParams are the parameters of nq_selftest, as the generated
+// glue declares a kernel's: one field per parameter of the parameter's
+// size, 32-bit ones next to 64-bit ones.
+type selftestParams struct {
 	out, sum devPtr
 	n        int32
 	base     int64
 	step     uint32
-	argptr   [5]unsafe.Pointer
 }
 
 // TestLaunch JIT-compiles a small kernel into the context and launches it
@@ -378,10 +377,9 @@ func TestLaunch(t *testing.T) {
 		dSum := cu.MemAlloc(8)
 		defer cu.MemFree(dSum)
 		cu.MemsetD32(dSum, 0, 2)
-		a := &selftestArgs{out: devPtr(dOut), sum: devPtr(dSum), n: n, base: base, step: step}
-		a.argptr = [...]unsafe.Pointer{unsafe.Pointer(&a.out), unsafe.Pointer(&a.sum), unsafe.Pointer(&a.n),
-			unsafe.Pointer(&a.base), unsafe.Pointer(&a.step)}
-		streamLauncher(0).launch(kernelFunc(f), launchShape{blocks: (n + 127) / 128, threads: 128}, a.argptr[:])
+		var a argBlock[selftestParams]
+		a.launch(streamLauncher(0), kernelFunc(f), launchShape{blocks: (n + 127) / 128, threads: 128},
+			selftestParams{out: devPtr(dOut), sum: devPtr(dSum), n: n, base: base, step: step})
 		b.ctx.Synchronize()
 		cu.MemcpyDtoH(unsafe.Pointer(&out[0]), dOut, 8*n)
 		cu.MemcpyDtoH(unsafe.Pointer(&sum), dSum, 8)

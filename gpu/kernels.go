@@ -9,39 +9,22 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
 
-// The kernel registry: which kernel counts which algorithm, in which
-// variant, how it is launched, and the typed Go wrapper that launches it.
+// The kernel registry, kernelTable: which kernel counts which algorithm,
+// in which variant, how it is launched, and the adapter that launches it.
+// It and the launch glue are generated into kernels_gen.go by the line
+// below, from the kernels' declarations and kernelgen's registry table.
 //
-// Adding a kernel whose tasks have the layout of an existing one (say a new
-// variant of the symmetry search over tasks.Boards, or a kernel for
-// another algorithm over boards or frames) takes four hand-edited files:
-//
-//  1. kernels/NAME.cu (or a new entry point in an existing one): the
-//     kernel, as extern "C" __global__ void NQ_KERNEL(nq_name)(...), its
-//     parameters named as the fields of groupArgs (n, depth, count, rows,
-//     left, down, right, weight, sym180, out, next). Then `make ptx`,
-//     which regenerates kernels/ptx (NAME.ptx, its -gpu-nodes twin
-//     NAME_nodes.ptx with nq_name_nodes, BUILD.txt); commit it with the
-//     source.
-//  2. gpu/launch_NAME.go: its wrapper, a copy of launch_symmetry_boards.go
-//     or launch_carry_frames.go renamed: the argument block (one field per
-//     kernel parameter, in order, of the parameter's C size), its argptr
-//     array set up once, a mutex, and the typed launch function with its
-//     adapter to groupArgs.
-//  3. its host test: the per-task search in kernels/host against the Go
-//     solvers (kernels/host/host_test.go), where the kernel brings a new
-//     search.
-//  4. one line of kernelTable below.
-//
-// The tests hold them together without a GPU: kernels' TestCommittedPTX
-// fails until make ptx has run, and TestRegistryMatchesPTX fails unless
-// every kernel the sources declare has a line, and each line's kernel and
-// _nodes twin are in the PTX with the wrapper passing each groupArgs field
-// to the parameter of that name, at its place and of its size. A kernel is
-// chosen by algorithm and Tuning.Variant (or the Dynamic
-// and SharedStack shortcuts); Algos and Supports follow the table. A new
-// task layout needs more: its packing in slot.launch, its enumeration in
-// produce, and its fields in groupArgs.
+// To add a kernel over an existing task layout: declare it in a
+// kernels/*.cu as extern "C" __global__ void NQ_KERNEL(nq_name)(...), its
+// parameters named as fields of groupArgs; run make ptx (nvcc); add its
+// line to gpu/internal/kernelgen/registry.go; run go generate ./gpu; test
+// its search in kernels/host. The tests fail until all is done: kernels'
+// TestCommittedPTX without make ptx, kernelgen's without go generate, and
+// TestRegistryMatchesPTX unless each kernel and twin is in the PTX with
+// the adapter passing each parameter. A new layout also needs its fields
+// in groupArgs, its packing in slot.launch and its enumeration in produce.
+
+//go:generate go run ./internal/kernelgen
 
 // Variant is how a kernel schedules its tasks over the GPU's threads.
 type Variant string
@@ -91,22 +74,11 @@ type kernelSpec struct {
 	// sharedBytes, if not nil, is the dynamic shared memory a block of
 	// threads threads needs at n and depth.
 	sharedBytes func(n, depth, threads int) int
-	// launch is the wrapper's adapter (launch_NAME.go).
+	// launch is the kernel's adapter (kernels_gen.go).
 	launch func(l launcher, f kernelFunc, shape launchShape, a *groupArgs)
 	// preferred marks the kernel that runs when no variant is asked for;
 	// without one, the algorithm's first (Static) line runs.
 	preferred bool
-}
-
-// kernelTable is the registry: one line per kernel (its _nodes twin
-// included). The first line of an algorithm is its Static kernel.
-var kernelTable = []kernelSpec{
-	{algo: nq.Symmetry, variant: Static, name: "nq_symmetry_boards", layout: boardLayout, launch: symmetryBoardsLaunch},
-	{algo: nq.Symmetry, variant: Dynamic, name: "nq_symmetry_boards_dyn", layout: boardLayout, fetch: true, launch: symmetryBoardsDynLaunch},
-	{algo: nq.Symmetry, variant: SharedStacks, name: "nq_symmetry_boards_smem", layout: boardLayout, fetch: true, sharedBytes: symStackBytes, launch: symmetryBoardsSmemLaunch},
-	{algo: nq.CarryChain, variant: Static, name: "nq_carry_frames", layout: frameLayout, launch: carryFramesLaunch},
-	{algo: nq.Eightfold, variant: Static, name: "nq_eightfold_static", layout: eightfoldLayout, sharedBytes: efStackBytes, launch: eightfoldStaticLaunch},
-	{algo: nq.Eightfold, variant: Dynamic, name: "nq_eightfold", layout: eightfoldLayout, fetch: true, sharedBytes: efStackBytes, launch: eightfoldLaunch, preferred: true},
 }
 
 // efLevels is the most levels of the eightfold tasks this package sends

@@ -259,3 +259,27 @@ func TestEightfoldFramesFollowNqtotal(t *testing.T) {
 		}
 	}
 }
+
+// An argument block hands the launcher a pointer to each field of its
+// parameters, in order, whatever their sizes, holding the values passed.
+func TestArgBlock(t *testing.T) {
+	type params struct {
+		a int32
+		b devPtr
+		c uint32
+		d int64
+		e int32
+	}
+	var blk argBlock[params]
+	r := &recorder{sizes: []int{4, 8, 4, 8, 4}}
+	shape := launchShape{blocks: 2, threads: 32}
+	blk.launch(r, kernelFunc(7), shape, params{a: -3, b: 0x1234_0000_5678, c: 9, d: -(1 << 40), e: 11})
+	want := []uint64{uint64(uint32(0xfffffffd)), 0x1234_0000_5678, 9, uint64(1<<64 - 1<<40), 11}
+	if r.f != 7 || r.shape != shape || r.n != 5 || !slices.Equal(r.vals, want) {
+		t.Errorf("launched %d with %+v, %d arguments %#x; want 7 with %+v, 5 arguments %#x", r.f, r.shape, r.n, r.vals, shape, want)
+	}
+	blk.launch(r, kernelFunc(8), shape, params{e: 1})
+	if want := []uint64{0, 0, 0, 0, 1}; !slices.Equal(r.vals, want) {
+		t.Errorf("second launch: arguments %#x, want %#x", r.vals, want)
+	}
+}

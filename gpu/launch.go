@@ -1,20 +1,18 @@
 package gpu
 
-import "unsafe"
+import (
+	"reflect"
+	"sync"
+	"unsafe"
+)
 
-// The typed kernel wrappers (launch_*.go) follow mumax3's cuda package:
-// each kernel has an argument block, a struct with one field per kernel
-// parameter in the kernel's order and of the parameter's C size, plus
-// argptr, the pointers to those fields that cuLaunchKernel takes, set up
-// once; a mutex; and a typed function that fills the fields and queues the
-// launch. They are written by hand: six kernels with five parameter
-// lists do not pay for a generator that would have to parse C
-// declarations, and TestRegistryMatchesPTX checks each block against the
-// committed PTX in every build, which is what a generator would guarantee.
-//
-// The wrappers hold no CUDA types, so that they and the registry build and
-// are tested without the cuda tag: a launcher queues the launch (in the
-// cuda build, cu.LaunchKernel on a stream: streamLauncher in
+// The kernel glue, kernels_gen.go, is generated (go generate ./gpu, by
+// gpu/internal/kernelgen) from the kernels' declarations, as mumax3's
+// cuda package generates its wrappers: per kernel a struct of its
+// parameters, its argBlock, and the registry adapter that fills the
+// struct from a groupArgs. It holds no CUDA types, so that the registry
+// builds and is tested without the cuda tag: a launcher queues the launch
+// (in the cuda build, cu.LaunchKernel on a stream: streamLauncher in
 // cuda_launch.go).
 
 // devPtr is a device address (a CUdeviceptr; cu.DevicePtr in the cuda
@@ -54,4 +52,31 @@ type groupArgs struct {
 	sym180          devPtr
 	out             devPtr // 3 counters (4 for a _nodes twin)
 	next            devPtr // the fetching kernels' 32-bit task counter
+}
+
+// argBlock is a kernel's argument block: args, a struct P of one field per
+// kernel parameter, in order and of the parameter's C size, and ptrs, the
+// pointers to its fields that a launcher takes. One block serves all
+// launches of its kernel (and twin) without allocating; ptrs follows args,
+// so that reading 8 bytes behind a 4-byte last field stays in the block.
+type argBlock[P any] struct {
+	mu   sync.Mutex
+	args P
+	ptrs []unsafe.Pointer
+}
+
+// launch queues f with l and shape and the arguments p. The block stays
+// locked until l returns, since l reads the fields until then.
+func (b *argBlock[P]) launch(l launcher, f kernelFunc, shape launchShape, p P) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.ptrs == nil {
+		v := reflect.ValueOf(&b.args).Elem()
+		b.ptrs = make([]unsafe.Pointer, v.NumField())
+		for i := range b.ptrs {
+			b.ptrs[i] = v.Field(i).Addr().UnsafePointer()
+		}
+	}
+	b.args = p
+	l.launch(f, shape, b.ptrs)
 }

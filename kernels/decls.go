@@ -24,6 +24,22 @@ type Param struct {
 	Type string // the C type, words joined by one space, e.g. "const uint32_t * __restrict__"
 }
 
+// Size is the parameter's size in bytes for the C types the kernels use: 8
+// for a pointer, 4 or 8 for an integer or float; ok is false for another
+// type.
+func (p Param) Size() (size int, ok bool) {
+	if strings.Contains(p.Type, "*") {
+		return 8, true
+	}
+	switch strings.TrimPrefix(p.Type, "const ") {
+	case "int", "unsigned int", "unsigned", "uint32_t", "int32_t", "float":
+		return 4, true
+	case "long long", "unsigned long long", "uint64_t", "int64_t", "double":
+		return 8, true
+	}
+	return 0, false
+}
+
 var (
 	cComment = regexp.MustCompile(`(?s)/\*.*?\*/|//[^\n]*`)
 	cKernel  = regexp.MustCompile(`extern\s+"C"\s+__global__\s+void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?NQ_KERNEL\s*\(\s*(\w+)\s*\)\s*\(([^)]*)\)`)

@@ -28,10 +28,10 @@
 //     through cgo, so that tests check the very C code the GPU runs
 //     against the Go solvers without a GPU.
 //
-// The .cu files are compiled to PTX by `make ptx` (nvcc -ptx
-// -arch=compute_70) into ptx/: NAME.ptx, and NAME_nodes.ptx built with
-// NQ_NODES=1, whose kernels also count search nodes (NQ_KERNEL in
-// nqreduce.cuh names them name_nodes). ptx/ is committed, with
+// The .cu files are compiled to PTX by `make ptx` (go generate, which
+// runs internal/ptxgen: nvcc -ptx -arch=compute_70) into ptx/: NAME.ptx,
+// and NAME_nodes.ptx built with NQ_NODES=1, whose kernels also count
+// search nodes (NQ_KERNEL in nqreduce.cuh names them name_nodes). ptx/ is committed, with
 // ptx/BUILD.txt recording nvcc's version, the flags, each module's command
 // and each source's SHA-256, so that the cuda build needs no nvcc; the
 // tests of this package fail when a source no longer has the recorded

@@ -99,20 +99,6 @@ func TestBuildSummary(t *testing.T) {
 	}
 }
 
-// cSize is the size of the C parameter types the kernels use.
-func cSize(typ string) (int, bool) {
-	if strings.Contains(typ, "*") {
-		return 8, true
-	}
-	switch strings.TrimPrefix(typ, "const ") {
-	case "int", "unsigned int", "unsigned", "uint32_t", "int32_t", "float":
-		return 4, true
-	case "long long", "unsigned long long", "uint64_t", "int64_t", "double":
-		return 8, true
-	}
-	return 0, false
-}
-
 // committedDir reads kernels/ptx from disk. ok is false where the sources
 // are not at hand (a test binary copied to a GPU host, which runs in
 // another folder); a kernels folder without kernels/ptx is an error.
@@ -255,9 +241,9 @@ func TestCommittedPTX(t *testing.T) {
 					continue
 				}
 				for j, p := range d.Params {
-					size, ok := cSize(p.Type)
+					size, ok := p.Size()
 					if !ok {
-						t.Errorf("%s: parameter %s of %s: unknown C type %q (add it to cSize)", cu, p.Name, d.Name, p.Type)
+						t.Errorf("%s: parameter %s of %s: unknown C type %q (add it to Param.Size)", cu, p.Name, d.Name, p.Type)
 					} else if size != entries[i].ParamSizes[j] {
 						t.Errorf("%s: parameter %s of %s is %d bytes in the PTX, %s is %d", module, p.Name, d.Name+suffix,
 							entries[i].ParamSizes[j], p.Type, size)
@@ -316,4 +302,21 @@ func TestPTXHasNoBuildPathHash(t *testing.T) {
 		}
 	}
 	t.Logf("%d modules checked", len(modules))
+}
+
+func TestParamSize(t *testing.T) {
+	tests := []struct {
+		typ  string
+		size int
+		ok   bool
+	}{
+		{"int", 4, true}, {"unsigned int", 4, true}, {"const uint32_t", 4, true},
+		{"unsigned long long", 8, true}, {"const uint64_t * __restrict__", 8, true}, {"unsigned char *", 8, true},
+		{"short", 0, false}, {"struct nq_task", 0, false},
+	}
+	for _, tt := range tests {
+		if size, ok := (Param{Name: "x", Type: tt.typ}).Size(); size != tt.size || ok != tt.ok {
+			t.Errorf("Param{Type: %q}.Size() = %d, %v; want %d, %v", tt.typ, size, ok, tt.size, tt.ok)
+		}
+	}
 }

@@ -29,3 +29,6 @@ func BuildSummary(build string) string {
 	}
 	return strings.Join(keep, "\n")
 }
+
+// make ptx: kernels/ptx from the .cu files, with nvcc (kernels/internal/ptxgen).
+//go:generate go run ./internal/ptxgen build

@@ -12,8 +12,8 @@ package layers
 // Order lists the module's packages by layer, the lowest first.
 var Order = [][]string{
 	{"internal/clip", "internal/symmetry", "internal/batchset", "internal/benchstat", "internal/buildinfo", "internal/fsutil", "internal/fakecuda", "kernels"},
-	{"internal/nq", "internal/tasks", "internal/fsutil/fsutiltest", "internal/layers"},
-	{"internal/known", "internal/boards", "internal/burnside", "internal/estimate", "internal/tasks/taskstest", "internal/eflanes", "kernels/host"},
+	{"internal/nq", "internal/tasks", "internal/fsutil/fsutiltest", "internal/layers", "kernels/internal/ptxgen"},
+	{"internal/known", "internal/boards", "internal/burnside", "internal/estimate", "internal/tasks/taskstest", "internal/eflanes", "kernels/host", "gpu/internal/kernelgen"},
 	{"internal/plan"},
 	{"internal/checkpoint"},
 	{"internal/job", "internal/shard", "cpu", "gpu"},
