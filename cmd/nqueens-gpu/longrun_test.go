@@ -451,3 +451,31 @@ func TestProgressLargeNFromStart(t *testing.T) {
 		}
 	}
 }
+
+// At N=28 on the CPU the fallback line and the first progress line give
+// the same estimate of the count's time, in years.
+func TestOneEstimateN28(t *testing.T) {
+	defer func(min time.Duration) { minProgressInterval = min }(minProgressInterval)
+	minProgressInterval = time.Millisecond
+	env := noCUDA()
+	env.cpuCount = func(ctx context.Context, spec nq.Spec, sel func(int) bool, done func([]int, nq.Partial)) error {
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	h := env.hooks()
+	h.Plan = nil // the job's own: plan.Known's task count from the start
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(150*time.Millisecond, cancel)
+	var out, errOut bytes.Buffer
+	code := runWith(ctx, []string{"-n", "28", "-device", "0", "-progress-interval", "20ms"}, &out, &errOut, h)
+	lines := strings.Split(errOut.String(), "\n")
+	fallback := regexp.MustCompile(`\(expect about (\d[\d.]* years) for N=28\)$`)
+	progress := regexp.MustCompile(`^nqueens-gpu: N=28 eightfold: .*, left about (\d[\d.]* years) \(estimate\)$`)
+	if code != exitInterrupted || len(lines) < 2 {
+		t.Fatalf("exit %d, stderr %q", code, errOut.String())
+	}
+	f, p := fallback.FindStringSubmatch(lines[0]), progress.FindStringSubmatch(lines[1])
+	if f == nil || p == nil || f[1] != p[1] {
+		t.Errorf("the fallback line\n%q\nand the progress line\n%q\ndo not give one estimate in years", lines[0], lines[1])
+	}
+}

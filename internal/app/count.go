@@ -200,7 +200,7 @@ func (c *counter) progress(n int, j *job.Job) *progress.Reporter {
 	}
 	return progress.Start(progress.Options{W: c.stderr, Prefix: Program, Label: label,
 		Bar: c.h.IsTerminal(c.stderr), Interval: c.opt.ProgressInterval, Status: j.Status,
-		Estimate: countEstimate(c.devs, n, c.opt.Shard)})
+		Expected: expectedSeconds(c.devs, n, c.opt.Shard)})
 }
 
 // failed is the error of a count of n that Run ended with err: an
@@ -297,11 +297,11 @@ func droppedText(dropped int) string {
 	return fmt.Sprintf("; %d batches in hand were dropped and are counted again on resume", dropped)
 }
 
-// countEstimate is the expected time of a count of n on devs for the
-// progress reports' time left before a rate is measured: the CPU's
-// estimate (package estimate) for a count on the CPU alone, its share
-// for a shard; 0, none, with GPUs.
-func countEstimate(devs *device.Devices, n int, shard plan.Shard) time.Duration {
+// expectedSeconds is the expected time of a count of n on devs, in
+// seconds, for the progress reports' time left before a rate is measured:
+// the CPU's estimate (package estimate, as the fallback line says it) for
+// a count on the CPU alone, its share for a shard; 0, none, with GPUs.
+func expectedSeconds(devs *device.Devices, n int, shard plan.Shard) float64 {
 	if devs.Kind != "cpu" {
 		return 0
 	}
@@ -309,25 +309,22 @@ func countEstimate(devs *device.Devices, n int, shard plan.Shard) time.Duration 
 	if !shard.Whole() {
 		sec /= float64(shard.Count)
 	}
-	return time.Duration(min(sec, 9e9) * float64(time.Second)) // within a Duration: 285 years
+	return sec
 }
 
-// longOnCPU is the estimated CPU time from which a fallback line says how
-// long the count will take.
-const longOnCPU = time.Minute
+// longOnCPU is the estimated CPU time, in seconds, from which a fallback
+// line says how long the count will take.
+const longOnCPU = 60
 
 // cpuEstimate says how long the CPU of devs will take for the sizes lo..hi
-// after a fallback ("expect about 3.5 h on the CPU for N=20"), or "" when
-// that is under longOnCPU or there was no fallback.
+// after a fallback ("expect about 3.5 hours for N=20"), or "" when that
+// is under longOnCPU or there was no fallback.
 func cpuEstimate(lo, hi int, devs *device.Devices) string {
 	if devs.Fallback == "" {
 		return ""
 	}
-	var sec float64
-	for n := lo; n <= hi; n++ {
-		sec += estimate.CPUSeconds(n, devs.Algo, devs.CPUWorkers)
-	}
-	if sec < longOnCPU.Seconds() {
+	sec := estimate.RangeSeconds(lo, hi, devs.Algo, devs.CPUWorkers)
+	if sec < longOnCPU {
 		return ""
 	}
 	return fmt.Sprintf("expect about %s for N=%s", estimate.Text(sec), report.RangeText(lo, hi))
