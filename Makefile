@@ -62,16 +62,14 @@ GOFLAGS_BUILD ?= -trimpath
 # CUDA: empty (build the CUDA variant where possible), 1 or 0.
 CUDA     ?=
 
-# The commit that version, bench, check and the JSON records report
-# (internal/buildinfo). Go stamps it only when VCS stamping is on and git
-# works here, so the Makefile passes it too; outside a git checkout both
-# stay empty and the binary says "unknown". The main.* pair is what the
-# command itself still reads until it takes the commit from buildinfo.
+# The commit that -version, checkpoints, shard results, bench, check and
+# the JSON records report (internal/buildinfo). Go stamps it only when VCS
+# stamping is on and git works here, so the Makefile passes it too;
+# outside a git checkout both stay empty and the binary says "unknown".
 GIT_COMMIT   := $(shell git rev-parse HEAD 2>/dev/null)
 GIT_MODIFIED := $(shell git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo true)
 BUILDINFO    := github.com/nqueens-gpu/nqueens-gpu/internal/buildinfo
-LDFLAGS_BUILD ?= -X $(BUILDINFO).commit=$(GIT_COMMIT) -X $(BUILDINFO).modified=$(GIT_MODIFIED) \
-	-X main.buildCommit=$(GIT_COMMIT) -X main.buildModified=$(GIT_MODIFIED)
+LDFLAGS_BUILD ?= -X $(BUILDINFO).commit=$(GIT_COMMIT) -X $(BUILDINFO).modified=$(GIT_MODIFIED)
 
 # The pinned driver declarations (gpu/cudacompat/cuda.h) for every cgo
 # compile of every go command below, the binding's package included: first

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"io"
 	"time"
@@ -36,8 +37,9 @@ var minProgressInterval = progress.MinInterval
 type config = app.CountOptions
 
 // parseArgs parses and checks the command line of a count (without the
-// program name). It returns flag.ErrHelp for -h and -help, a *usageError
-// for anything else that is wrong, and never prints.
+// program name). It returns flag.ErrHelp for -h and -help, errVersion for
+// -version, a *usageError for anything else that is wrong, and never
+// prints.
 func parseArgs(args []string) (config, error) {
 	var cfg config
 	var common countFlags
@@ -46,6 +48,9 @@ func parseArgs(args []string) (config, error) {
 	set, err := parseFlags(fs, args)
 	if err != nil {
 		return config{}, err
+	}
+	if set["version"] {
+		return config{}, errVersion
 	}
 	if cfg.Lo, cfg.Hi, err = common.sizes(set, "missing -n: give a board size such as -n 8 or a range such as -n 4-16"); err != nil {
 		return config{}, err
@@ -69,6 +74,7 @@ func countFlagSet(cfg *config, common *countFlags, shard *string) *flag.FlagSet 
 	fs.BoolVar(&cfg.Quiet, "quiet", false, "no progress bar or status lines")
 	fs.StringVar(shard, "shard", "", "count only shard i of m, as i/m")
 	fs.BoolVar(&cfg.GPUTrace, "gpu-trace", false, "a line per GPU launch on stderr")
+	fs.Bool("version", false, "print the version and exit")
 	return fs
 }
 
@@ -135,7 +141,11 @@ func checkCount(cfg config, set map[string]bool, common countFlags, shard string
 func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hooks) int {
 	out := checkedOutput(stdout)
 	cfg, err := parseArgs(args)
-	if err == nil {
+	switch {
+	case errors.Is(err, errVersion):
+		io.WriteString(out, app.VersionLine(h)+"\n") // a failed write is out's error
+		err = nil
+	case err == nil:
 		cfg.Args = args
 		err = app.Count(ctx, cfg, out, stderr, h)
 	}

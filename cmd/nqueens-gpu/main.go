@@ -24,7 +24,6 @@ import (
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/app"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil"
-	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 )
 
 const progName = app.Program
@@ -85,38 +84,15 @@ var subcommands = map[string]func(ctx context.Context, args []string, stdout, st
 	"bench":   runBench,
 	"check":   runCheck,
 	"devices": runDevices,
-}
-
-// buildCommit and buildModified are set by the Makefile (-ldflags -X) to
-// the git commit the binary was built from and "true" if the tree had
-// uncommitted changes to tracked files.
-var buildCommit, buildModified string
-
-// programVersion is the version that checkpoints and shard results
-// record: the commit the Makefile stamps into the binary (buildCommit,
-// with "+dirty" for uncommitted changes), else what the Go build info
-// says (job.Version).
-func programVersion() string {
-	if c := buildCommit; c != "" {
-		if len(c) > 12 {
-			c = c[:12]
-		}
-		if buildModified == "true" {
-			c += "+dirty"
-		}
-		return c
-	}
-	return job.Version()
+	"version": runVersion,
 }
 
 // hooks are the program's ties to the devices and the clock; tests
 // replace them.
 type hooks = app.Hooks
 
-// defaultHooks are the real devices and clock, and this build's version.
-func defaultHooks() hooks {
-	return hooks{Version: programVersion(), Build: app.Build{Commit: buildCommit, Modified: buildModified == "true"}}
-}
+// defaultHooks are the real devices and clock, and this binary's build.
+func defaultHooks() hooks { return hooks{} }
 
 // done ends a command: it prints err (one line, and its hint), pointing a
 // usage error to the help of sub ("" for the count), and returns the exit

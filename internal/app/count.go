@@ -86,14 +86,17 @@ func Count(ctx context.Context, opt CountOptions, stdout, stderr io.Writer, h Ho
 }
 
 // resultWriter is the writer of opt's results: shard records, JSON or
-// the table.
+// the table. Records carry the build and, JSON records, when each N ended.
 func resultWriter(opt CountOptions, devs *device.Devices, h Hooks, stdout io.Writer) report.ResultWriter {
-	o := report.Origin{Backend: devs.Kind, Device: devs.Device, DeviceName: devs.DeviceName, Algo: devs.Algo}
+	o := report.Origin{Backend: devs.Kind, Device: devs.Device, DeviceName: devs.DeviceName, Algo: devs.Algo,
+		Workers: devs.CPUWorkers, Build: h.Build}
 	switch {
 	case opt.Sharded:
-		return &report.Shard{W: stdout, JSON: opt.JSON, Origin: o, Shard: opt.Shard, Version: h.Version, Program: Program}
+		return &report.Shard{W: stdout, JSON: opt.JSON, Origin: o, Shard: opt.Shard, Program: Program}
 	case opt.JSON:
-		return report.NewJSON(stdout, o)
+		j := report.NewJSON(stdout, o)
+		j.Now = h.Now
+		return j
 	}
 	return report.NewTable(stdout, opt.Verbose)
 }

@@ -19,18 +19,12 @@ func TestEnvParsing(t *testing.T) {
 }
 
 func TestGatherEnv(t *testing.T) {
-	e := GatherEnv(Probe{GPUNote: "built without CUDA", Commit: "abc"})
+	b := buildinfo.Info{Version: "v1.2.3", Commit: "abc", Modified: true, CommitTime: "2026-12-01T09:30:00Z", Go: "go1.26.8"}
+	e := GatherEnv(Probe{GPUNote: "built without CUDA", Build: b})
 	if e.GoVersion == "" || e.CPUCores < 1 || e.GOMAXPROCS < 1 || e.GPUNote != "built without CUDA" || e.CUDABuild || e.NVIDIADriver != "" {
 		t.Errorf("GatherEnv = %+v", e)
 	}
-	// The build's version, and its commit where it knows one, else the
-	// caller's (a test binary has no VCS stamp).
-	b := buildinfo.Read("")
-	want := b.Commit
-	if want == "" {
-		want = "abc"
-	}
-	if e.Version != b.Version || e.Version == "" || e.Commit != want {
-		t.Errorf("GatherEnv: version %q commit %q, want %q and %q", e.Version, e.Commit, b.Version, want)
+	if e.Version != b.Version || e.Commit != b.Commit || !e.Modified || e.CommitTime != b.CommitTime {
+		t.Errorf("GatherEnv: version %q commit %q modified %v time %q, want the build's %+v", e.Version, e.Commit, e.Modified, e.CommitTime, b)
 	}
 }

@@ -56,7 +56,8 @@ type Result struct {
 	JobBatches  int     `json:"job_batches"` // batches of the whole job
 	Fingerprint string  `json:"fingerprint"` // of the job (Plan.Fingerprint)
 	Sums        Sums    `json:"sums"`
-	Version     string  `json:"version"`
+	Version     string  `json:"version"`          // the program's (buildinfo.Info.Short)
+	Commit      string  `json:"commit,omitempty"` // the program's git commit, when known
 	Backend     string  `json:"backend"`
 	Device      string  `json:"device"`
 	DeviceName  string  `json:"device_name,omitempty"`
@@ -68,7 +69,7 @@ type Result struct {
 
 // NewResult is the record of the shard sh of the job p whose run counted
 // batches batches with the summed partials sum. The caller fills in
-// Version, Backend, Device, DeviceName and Seconds.
+// Version, Commit, Backend, Device, DeviceName and Seconds.
 func NewResult(p plan.Plan, sh plan.Shard, batches int, sum nq.Partial) Result {
 	return Result{
 		Kind:        Kind,
