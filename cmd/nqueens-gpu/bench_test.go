@@ -283,8 +283,8 @@ func TestBenchText(t *testing.T) {
 	for _, want := range []string{
 		"environment\n", "CPU ", "Go ", "commit ", "GPU      none",
 		"cpu eightfold: backend cpu, device cpu, 4 workers; start-up 2ms",
-		"95% CI of mean", "nodes/s",
-		"\n  6                    4    2        2ms              2ms .. 2ms        2ms         0s        2ms        2ms      n/a\n",
+		"    mean    geomean       95% CI of geomean", "nodes/s",
+		"\n  6                    4    2        2ms        2ms              2ms .. 2ms        2ms         0s        2ms        2ms      n/a\n",
 		"\n  7                   40    2",
 		"Task enumeration runs alongside",
 	} {

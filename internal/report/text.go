@@ -74,11 +74,12 @@ func WriteSeriesHeader(w io.Writer, s *Series) {
 		fmt.Fprintf(w, ", %d worker%s", s.Workers, Plural(s.Workers))
 	}
 	fmt.Fprintf(w, "; %s\n", StartupText(s))
-	fmt.Fprintf(w, "%3s %20s %4s %10s %23s %10s %10s %10s %10s %8s\n",
-		"N", "Total", "runs", "mean", "95% CI of mean", "median", "stddev", "min", "max", "nodes/s")
+	fmt.Fprintf(w, "%3s %20s %4s %10s %10s %23s %10s %10s %10s %10s %8s\n",
+		"N", "Total", "runs", "mean", "geomean", "95% CI of geomean", "median", "stddev", "min", "max", "nodes/s")
 }
 
-// WriteResultRow writes the row of one N of a bench series.
+// WriteResultRow writes the row of one N of a bench series: the mean,
+// the geometric mean and its 95 % interval, the median, the spread.
 func WriteResultRow(w io.Writer, r *Result) {
 	st := r.Stats
 	ci := "n/a (1 run)"
@@ -89,8 +90,8 @@ func WriteResultRow(w io.Writer, r *Result) {
 	if r.NodesPerSecond != nil {
 		nps = fmt.Sprintf("%.3g", *r.NodesPerSecond)
 	}
-	fmt.Fprintf(w, "%3d %20d %4d %10s %23s %10s %10s %10s %10s %8s\n",
-		r.N, r.Total, st.Runs, FormatSeconds(st.Mean), ci, FormatSeconds(st.Median),
+	fmt.Fprintf(w, "%3d %20d %4d %10s %10s %23s %10s %10s %10s %10s %8s\n",
+		r.N, r.Total, st.Runs, FormatSeconds(st.Mean), FormatSeconds(st.GeoMean), ci, FormatSeconds(st.Median),
 		FormatSeconds(st.StdDev), FormatSeconds(st.Min), FormatSeconds(st.Max), nps)
 }
 
