@@ -137,8 +137,14 @@ func checkCount(cfg config, set map[string]bool, common countFlags, shard string
 }
 
 // runWith is run with the context and the hooks supplied by the caller,
-// so that tests can use fake backends and a fixed clock.
+// so that tests can use fake backends and a fixed clock; the program's
+// name is progName.
 func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hooks) int {
+	return runAs(ctx, progName, args, stdout, stderr, h)
+}
+
+// runAs counts (or prints the version) as the program started as name.
+func runAs(ctx context.Context, name string, args []string, stdout, stderr io.Writer, h hooks) int {
 	out := checkedOutput(stdout)
 	cfg, err := parseArgs(args)
 	switch {
@@ -146,7 +152,7 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hoo
 		io.WriteString(out, app.VersionLine(h)+"\n") // a failed write is out's error
 		err = nil
 	case err == nil:
-		cfg.Args = args
+		cfg.Args, cfg.Name = args, name
 		err = app.Count(ctx, cfg, out, stderr, h)
 	}
 	return done(err, "", out, stderr)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -8,8 +9,10 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -154,7 +157,7 @@ func TestSignalsResume(t *testing.T) {
 		lines := strings.Split(strings.TrimSuffix(errOut.String(), "\n"), "\n")
 		re := regexp.MustCompile(`^nqueens-gpu: interrupted by ` + name + ` while counting N=16: (\d+) of (\d+) batches done, saved in ` + regexp.QuoteMeta(ck) + `$`)
 		if code != wantCode || out.Len() != 0 || len(lines) != 2 || !re.MatchString(lines[0]) ||
-			lines[1] != "nqueens-gpu: resume with: nqueens-gpu "+strings.Join(args, " ") {
+			lines[1] != "nqueens-gpu: resume with: "+app.CommandLine(os.Args[0], args) {
 			t.Fatalf("%v: exit %d, stdout %q, stderr %q", sig, code, out.String(), errOut.String())
 		}
 		s, err := readCheckpoint(ck)
@@ -171,6 +174,122 @@ func TestSignalsResume(t *testing.T) {
 	wantKnown(t, string(out), n)
 	if s, _ := readCheckpoint(ck); !s.Body.Complete || s.Body.Runs != 3 {
 		t.Errorf("final checkpoint %+v", s)
+	}
+}
+
+// A dropped SSH session's SIGHUP stops a checkpointed count as SIGINT and
+// SIGTERM do: the checkpoint saved with every batch finished (with an
+// hour between checkpoints, the only save is the one on the signal), the
+// lock released, exit status 129; the resumed count is exact.
+func TestHangupSavesCheckpoint(t *testing.T) {
+	const n = 17
+	dir := t.TempDir()
+	ck := filepath.Join(dir, "ck.json")
+	args := []string{"-n", fmt.Sprint(n), "-workers", "1", "-json", "-checkpoint", ck, "-checkpoint-interval", "1h", "-progress-interval", "1s"}
+	cmd := program(args...)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait for a status line with batches done, then hang up.
+	status := regexp.MustCompile(`^nqueens-gpu: N=17 eightfold: [\d.]+% \((\d+) of \d+ batches`)
+	sc := bufio.NewScanner(stderr)
+	seen := 0
+	var lines []string
+	for seen == 0 && sc.Scan() {
+		lines = append(lines, sc.Text())
+		if m := status.FindStringSubmatch(sc.Text()); m != nil {
+			seen, _ = strconv.Atoi(m[1])
+		}
+	}
+	if seen == 0 {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("no status line with batches done: %q", lines)
+	}
+	cmd.Process.Signal(syscall.SIGHUP)
+	var last string
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		last = sc.Text()
+	}
+	cmd.Wait()
+	s, err := readCheckpoint(ck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("nqueens-gpu: interrupted by SIGHUP while counting N=17: %d of %d batches done, saved in %s", s.Body.DoneBatches, s.Body.Job.Batches, ck)
+	if code := cmd.ProcessState.ExitCode(); code != exitHangup || out.Len() != 0 || len(lines) < 2 || lines[len(lines)-2] != want ||
+		last != "nqueens-gpu: resume with: "+app.CommandLine(os.Args[0], args) {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want 129 and %q", code, out.String(), lines, want)
+	}
+	if s.Body.Complete || s.Body.DoneBatches < seen {
+		t.Errorf("checkpoint holds %d batches, %d were done before the signal", s.Body.DoneBatches, seen)
+	}
+	if _, err := os.Stat(ck + ".lock"); !os.IsNotExist(err) {
+		t.Errorf("the lock file is still there: %v", err)
+	}
+	res, err := program(args...).Output()
+	if err != nil {
+		t.Fatalf("resumed run: %v", err)
+	}
+	wantKnown(t, string(res), n)
+	if s, _ := readCheckpoint(ck); !s.Body.Complete || s.Body.Runs != 2 {
+		t.Errorf("final checkpoint %+v", s)
+	}
+}
+
+// Started with SIGHUP ignored, as by nohup, a checkpointed count keeps
+// counting through a SIGHUP and ends with the exact counts.
+func TestNohupKeepsCounting(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh here")
+	}
+	const n = 16
+	ck := filepath.Join(t.TempDir(), "ck.json")
+	args := []string{"-n", fmt.Sprint(n), "-workers", "1", "-json", "-quiet", "-checkpoint", ck, "-checkpoint-interval", "20ms"}
+	// trap '' HUP: the shell ignores SIGHUP, and exec keeps it ignored.
+	cmd := exec.Command("sh", append([]string{"-c", `trap '' HUP; exec "$0" "$@"`, os.Args[0]}, args...)...)
+	cmd.Env = append(os.Environ(), beMain+"=1")
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s := waitForBatches(t, ck, 1, 0.1)
+	if s.Body.Complete {
+		t.Fatal("the count ended before the signal")
+	}
+	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%v, stderr %q", err, errOut.String())
+	}
+	wantKnown(t, out.String(), n)
+	if s, _ := readCheckpoint(ck); errOut.Len() != 0 || !s.Body.Complete || s.Body.Runs != 1 {
+		t.Errorf("stderr %q, checkpoint %+v", errOut.String(), s)
+	}
+}
+
+// SIGHUP stops a run like SIGINT and SIGTERM, unless it was ignored when
+// the program started: Notify would catch it again.
+func TestStopSignals(t *testing.T) {
+	defer signal.Reset(syscall.SIGHUP)
+	if got := stopSignals(); !slices.Contains(got, os.Signal(syscall.SIGHUP)) || len(got) != 3 {
+		t.Errorf("stop signals %v, want SIGINT, SIGTERM and SIGHUP", got)
+	}
+	signal.Ignore(syscall.SIGHUP)
+	if got := stopSignals(); slices.Contains(got, os.Signal(syscall.SIGHUP)) || len(got) != 2 {
+		t.Errorf("with SIGHUP ignored: stop signals %v, want SIGINT and SIGTERM", got)
+	}
+	if code := app.ExitCode(&app.Interrupted{Signal: syscall.SIGHUP}); code != 129 {
+		t.Errorf("exit status %d for SIGHUP, want 129", code)
 	}
 }
 
@@ -291,9 +410,12 @@ func TestInterruptSavesCheckpoint(t *testing.T) {
 }
 
 func TestCommandLine(t *testing.T) {
-	got := app.CommandLine([]string{"-n", "20", "-checkpoint", "my run's file.ckpt", "-device", "all,cpu", "-shard", "1/4", ""})
+	got := app.CommandLine("", []string{"-n", "20", "-checkpoint", "my run's file.ckpt", "-device", "all,cpu", "-shard", "1/4", ""})
 	want := `nqueens-gpu -n 20 -checkpoint 'my run'\''s file.ckpt' -device all,cpu -shard 1/4 ''`
 	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if got, want := app.CommandLine("./bin/my nqueens", []string{"-n", "8"}), `'./bin/my nqueens' -n 8`; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
@@ -480,5 +602,46 @@ func TestOneEstimateN28(t *testing.T) {
 	f, p := fallback.FindStringSubmatch(lines[0]), progress.FindStringSubmatch(lines[1])
 	if f == nil || p == nil || f[1] != p[1] {
 		t.Errorf("the fallback line\n%q\nand the progress line\n%q\ndo not give one estimate in years", lines[0], lines[1])
+	}
+}
+
+// A count stopped by a signal names the command as the user typed it:
+// with a checkpoint to resume it, without one to suggest -checkpoint for
+// next time (a range is counted one N at a time with one).
+func TestInterruptHints(t *testing.T) {
+	env := noCUDA()
+	h := env.hooks()
+	var cancel context.CancelCauseFunc
+	env.cpuCount = func(c context.Context, spec nq.Spec, sel func(int) bool, done func([]int, nq.Partial)) error {
+		if spec.N == 9 {
+			cancel(app.SignalCause{Signal: syscall.SIGINT})
+			return c.Err()
+		}
+		fakeBatch(spec.N, spec.Algo, sel, done)
+		return nil
+	}
+	ck := filepath.Join(t.TempDir(), "ck")
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-n", "9", "-json"}, "nqueens-gpu: interrupted by SIGINT while counting N=9\n" +
+			"nqueens-gpu: nothing was saved; a count with -checkpoint can be resumed: ./bin/nqueens-gpu -n 9 -json -checkpoint n9.ckpt\n"},
+		{[]string{"-n", "9", "-shard", "1/4", "-json"}, "nqueens-gpu: interrupted by SIGINT while counting N=9\n" +
+			"nqueens-gpu: nothing was saved; a count with -checkpoint can be resumed: ./bin/nqueens-gpu -n 9 -shard 1/4 -json -checkpoint n9-shard1.ckpt\n"},
+		{[]string{"-n", "8-10", "-json"}, "nqueens-gpu: interrupted by SIGINT while counting N=9\n" +
+			"nqueens-gpu: nothing was saved; a count of one N with -checkpoint can be resumed (-n 9 -checkpoint n9.ckpt)\n"},
+		{[]string{"-n", "9", "-checkpoint", ck}, "nqueens-gpu: interrupted by SIGINT while counting N=9: 1 of 2 batches done, saved in " + ck + "\n" +
+			"nqueens-gpu: resume with: ./bin/nqueens-gpu -n 9 -checkpoint " + ck + "\n"},
+	}
+	for _, tt := range tests {
+		var ctx context.Context
+		ctx, cancel = context.WithCancelCause(context.Background())
+		var out, errOut bytes.Buffer
+		code := runAs(ctx, "./bin/nqueens-gpu", tt.args, &out, &errOut, h)
+		if code != exitInterrupted || errOut.String() != tt.want {
+			t.Errorf("%v: exit %d, stderr\n%q, want\n%q", tt.args, code, errOut.String(), tt.want)
+		}
+		cancel(nil)
 	}
 }

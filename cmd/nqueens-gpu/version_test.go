@@ -76,7 +76,9 @@ func TestRecordsCarryBuild(t *testing.T) {
 			t.Errorf("%s: version %q commit %q, want %q and %q", what, b.Version, b.Commit, version, testBuild.Commit)
 		}
 	}
-	check("a count's record", run(func(o, e *bytes.Buffer) int { return runWith(context.Background(), []string{"-n", "6", "-json"}, o, e, h) }), "v1.0.0")
+	check("a count's record", run(func(o, e *bytes.Buffer) int {
+		return runWith(context.Background(), []string{"-n", "6", "-json"}, o, e, h)
+	}), "v1.0.0")
 	sh := run(func(o, e *bytes.Buffer) int {
 		return runWith(context.Background(), []string{"-n", "6", "-json", "-shard", "0/1"}, o, e, h)
 	})
@@ -85,14 +87,18 @@ func TestRecordsCarryBuild(t *testing.T) {
 	if err := os.WriteFile(file, []byte(sh), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	check("the merged record", run(func(o, e *bytes.Buffer) int { return runMergeWith(context.Background(), []string{"-json", file}, o, e, h) }), "v1.0.0")
+	check("the merged record", run(func(o, e *bytes.Buffer) int {
+		return runMergeWith(context.Background(), []string{"-json", file}, o, e, h)
+	}), "v1.0.0")
 	f := &solverFake{}
 	fh := f.hooks()
 	fh.Build = testBuild
 	check("bench", run(func(o, e *bytes.Buffer) int {
 		return runBenchWith(context.Background(), []string{"-n", "6", "-runs", "1", "-json"}, o, e, fh)
 	}), "v1.0.0")
-	check("check", run(func(o, e *bytes.Buffer) int { return runCheckWith(context.Background(), []string{"-n", "6", "-json"}, o, e, fh) }), "v1.0.0")
+	check("check", run(func(o, e *bytes.Buffer) int {
+		return runCheckWith(context.Background(), []string{"-n", "6", "-json"}, o, e, fh)
+	}), "v1.0.0")
 	if strings.Contains(sh, `"commit":""`) {
 		t.Errorf("empty commit written: %s", sh)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
@@ -50,6 +51,9 @@ type CountOptions struct {
 	// Args is the command line without the program's name, for the
 	// checkpoint and the resume hint.
 	Args []string
+	// Name is the program as the user typed it (os.Args[0], such as
+	// ./bin/nqueens-gpu), for the resume hint; "" means Program.
+	Name string
 }
 
 // Count counts every N of opt in turn on the devices opt asks for and
@@ -215,7 +219,7 @@ func (c *counter) failed(ctx context.Context, n int, res job.Result, err error) 
 	}
 	err = fmt.Errorf("N=%d: %w", n, err)
 	if res.Saved && res.Batches > 0 {
-		return &hinted{err, fmt.Sprintf("%d batches done are saved in %s; resume with: %s", res.Batches, c.opt.Checkpoint, CommandLine(c.opt.Args))}
+		return &hinted{err, fmt.Sprintf("%d batches done are saved in %s; resume with: %s", res.Batches, c.opt.Checkpoint, CommandLine(c.opt.Name, c.opt.Args))}
 	}
 	return err
 }
@@ -225,15 +229,32 @@ func (c *counter) failed(ctx context.Context, n int, res job.Result, err error) 
 func (c *counter) interrupted(ctx context.Context, n int, res job.Result) error {
 	switch {
 	case c.opt.Checkpoint == "":
-		return interrupted(ctx, "interrupted%s while counting N=%d", n)
+		e := interrupted(ctx, "interrupted%s while counting N=%d", n)
+		e.Hint = c.checkpointHint(n)
+		return e
 	case res.Saved:
 		total := c.opt.Shard.Batches(res.Plan.Batches)
 		e := interrupted(ctx, "interrupted%s while counting N=%d: %d of %d batches done, saved in %s%s",
 			n, res.Batches, total, c.opt.Checkpoint, droppedText(res.Dropped))
-		e.Hint = "resume with: " + CommandLine(c.opt.Args)
+		e.Hint = "resume with: " + CommandLine(c.opt.Name, c.opt.Args)
 		return e
 	}
 	return interrupted(ctx, "interrupted%s while counting N=%d; the checkpoint %s could not be written", n, c.opt.Checkpoint)
+}
+
+// checkpointHint suggests a checkpoint to a count of n stopped without
+// one: the command again with -checkpoint, for a single N, or the count
+// of n alone with one.
+func (c *counter) checkpointHint(n int) string {
+	file := fmt.Sprintf("n%d.ckpt", n)
+	if c.opt.Sharded {
+		file = fmt.Sprintf("n%d-shard%d.ckpt", n, c.opt.Shard.Index)
+	}
+	if c.opt.Lo != c.opt.Hi {
+		return fmt.Sprintf("nothing was saved; a count of one N with -checkpoint can be resumed (-n %d -checkpoint %s)", n, file)
+	}
+	args := append(slices.Clone(c.opt.Args), "-checkpoint", file)
+	return "nothing was saved; a count with -checkpoint can be resumed: " + CommandLine(c.opt.Name, args)
 }
 
 // write reports the result of n: the nodes with -gpu-nodes, a note on a
