@@ -594,7 +594,7 @@ func TestOneEstimateN28(t *testing.T) {
 	var out, errOut bytes.Buffer
 	code := runWith(ctx, []string{"-n", "28", "-device", "0", "-progress-interval", "20ms"}, &out, &errOut, h)
 	lines := strings.Split(errOut.String(), "\n")
-	fallback := regexp.MustCompile(`\(expect about (\d[\d.]* years) for N=28\)$`)
+	fallback := regexp.MustCompile(`^nqueens-gpu: counting on the CPU \(3 workers, about (\d[\d.]* years) for N=28\): `)
 	progress := regexp.MustCompile(`^nqueens-gpu: N=28 eightfold: .*, left about (\d[\d.]* years) \(estimate\)$`)
 	if code != exitInterrupted || len(lines) < 2 {
 		t.Fatalf("exit %d, stderr %q", code, errOut.String())

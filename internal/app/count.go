@@ -76,7 +76,7 @@ func Count(ctx context.Context, opt CountOptions, stdout, stderr io.Writer, h Ho
 		return err
 	}
 	defer devs.Close()
-	reportOpen(stderr, devs, cpuEstimate(opt.Lo, opt.Hi, devs))
+	reportOpen(stderr, devs, cpuEstimate(opt.Lo, opt.Hi, devs), opt.Verbose)
 	c := counter{opt: opt, devs: devs, h: h, stdout: stdout, stderr: stderr, out: resultWriter(opt, devs, h, stdout)}
 	for n := opt.Lo; n <= opt.Hi; n++ {
 		if ctx.Err() != nil {
@@ -106,10 +106,14 @@ func resultWriter(opt CountOptions, devs *device.Devices, h Hooks, stdout io.Wri
 }
 
 // reportOpen writes the one line of a fallback to the CPU (with estimate,
-// when not ""), or one line per GPU left out of several.
-func reportOpen(stderr io.Writer, devs *device.Devices, estimate string) {
+// when not ""), and with verbose a second with the driver's details, or
+// one line per GPU left out of several.
+func reportOpen(stderr io.Writer, devs *device.Devices, estimate string, verbose bool) {
 	if line := devs.FallbackLine(estimate); line != "" {
 		PrintError(stderr, line)
+		if verbose && devs.FallbackDetail != "" {
+			PrintError(stderr, "the driver said: "+devs.FallbackDetail)
+		}
 	}
 	for _, l := range devs.LeftOut {
 		PrintError(stderr, l)
@@ -341,8 +345,8 @@ func expectedSeconds(devs *device.Devices, n int, shard plan.Shard) float64 {
 const longOnCPU = 60
 
 // cpuEstimate says how long the CPU of devs will take for the sizes lo..hi
-// after a fallback ("expect about 3.5 hours for N=20"), or "" when that
-// is under longOnCPU or there was no fallback.
+// after a fallback ("about 3.5 hours for N=20"), or "" when that is
+// under longOnCPU or there was no fallback.
 func cpuEstimate(lo, hi int, devs *device.Devices) string {
 	if devs.Fallback == "" {
 		return ""
@@ -351,7 +355,7 @@ func cpuEstimate(lo, hi int, devs *device.Devices) string {
 	if sec < longOnCPU {
 		return ""
 	}
-	return fmt.Sprintf("expect about %s for N=%s", estimate.Text(sec), report.RangeText(lo, hi))
+	return fmt.Sprintf("about %s for N=%s", estimate.Text(sec), report.RangeText(lo, hi))
 }
 
 // TraceLaunches returns a gpu.Tuning.Trace that writes each launch to w as

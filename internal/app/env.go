@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -28,7 +29,7 @@ func Env(h Hooks, tune gpu.Tuning) (report.Env, error) {
 	case err != nil:
 		p.GPUNote = err.Error()
 	case len(gpus) == 0:
-		p.GPUNote = "no CUDA device found"
+		p.GPUNote = "the driver sees no GPU"
 	}
 	for _, g := range gpus {
 		p.GPUs = append(p.GPUs, report.GPU{Ordinal: g.Ordinal, Name: g.Name,
@@ -64,9 +65,13 @@ func Devices(h Hooks, asJSON bool, stdout io.Writer) error {
 	}
 	msg := "no GPU to count on: " + env.GPUNote
 	if err != nil {
-		if fix := h.Drivers(gpu.Tuning{}).Fix; fix != nil && fix(err) != "" {
-			msg += "; to use a GPU: " + fix(err)
+		// The few words of the fallback line; the details are in the
+		// GPU row above.
+		cause, fix := h.Drivers(gpu.Tuning{}).Explain(err)
+		msg = "no GPU to count on: " + cause
+		if fix != "" {
+			msg += "; to use a GPU, " + fix
 		}
 	}
-	return fmt.Errorf("%s", msg)
+	return errors.New(msg)
 }

@@ -59,6 +59,7 @@ func RealDrivers(tune gpu.Tuning) device.Drivers {
 			return b, nil
 		},
 		GPUAlgos: gpu.Algos(),
+		Cause:    gpu.Cause,
 		Fix:      gpu.Fix,
 	}
 }
