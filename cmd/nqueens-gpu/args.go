@@ -33,6 +33,21 @@ const (
 // in a short count.
 var minProgressInterval = progress.MinInterval
 
+// checkpointFloor is the shortest -checkpoint-interval accepted, as
+// time.ParseDuration reads it: the checkpoint of a large count is tens of
+// MiB. A build may lower it (-ldflags "-X main.checkpointFloor=50ms"), as
+// scripts/soak-kill9.sh does to land its kills among many checkpoints.
+var checkpointFloor = "1s"
+
+// minCheckpointInterval is checkpointFloor as a duration (1 s if it does
+// not read as one); the tests lower it.
+var minCheckpointInterval = func() time.Duration {
+	if d, err := time.ParseDuration(checkpointFloor); err == nil && d > 0 {
+		return d
+	}
+	return time.Second
+}()
+
 // config is the parsed and checked command line of a count.
 type config = app.CountOptions
 
@@ -115,8 +130,8 @@ func checkCount(cfg config, set map[string]bool, common countFlags, shard string
 	if set["checkpoint-interval"] && cfg.Checkpoint == "" {
 		return config{}, usageErrorf("-checkpoint-interval only applies with -checkpoint FILE")
 	}
-	if cfg.CheckpointInterval <= 0 {
-		return config{}, usageErrorf("invalid -checkpoint-interval %v: want a positive duration such as 5m", cfg.CheckpointInterval)
+	if cfg.CheckpointInterval < minCheckpointInterval {
+		return config{}, usageErrorf("invalid -checkpoint-interval %v: want %v or more, such as 5m (a large count's checkpoint is tens of MiB)", cfg.CheckpointInterval, minCheckpointInterval)
 	}
 	if cfg.ProgressInterval < minProgressInterval {
 		return config{}, usageErrorf("invalid -progress-interval %v: want %v or more, such as 30s (shorter intervals flood a log)", cfg.ProgressInterval, minProgressInterval)

@@ -27,11 +27,15 @@ import (
 )
 
 // beMain makes the test binary run the program instead of the tests, so
-// that tests can start it as a process of its own and send it signals.
+// that tests can start it as a process of its own and send it signals; it
+// accepts checkpoint intervals under the real program's second.
 const beMain = "NQUEENS_GPU_TEST_BE_MAIN"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(beMain) == "1" {
+		// The tests checkpoint every 20 ms to stop a short count
+		// between checkpoints.
+		minCheckpointInterval = time.Millisecond
 		main()
 		return
 	}
@@ -355,9 +359,13 @@ func TestCheckpointRefusedCLI(t *testing.T) {
 			}
 		})
 	}
-	// A checkpoint that cannot be written stops the count at once.
+	// A checkpoint that cannot be written stops the count at once; with
+	// no file there, the message speaks of none.
 	r = runReal("-n", "10", "-checkpoint", filepath.Join(dir, "no", "such", "dir", "ck"))
 	wantOneErrorLine(t, r, exitRuntime)
+	if !strings.Contains(r.stderr, "cannot be written: the directory of ") || strings.Contains(r.stderr, "the file") {
+		t.Errorf("a checkpoint in a missing directory: %q", r.stderr)
+	}
 }
 
 // A count cancelled midway (as by SIGTERM) saves its checkpoint, says how
