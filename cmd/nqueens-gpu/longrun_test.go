@@ -483,6 +483,13 @@ func TestMergeCLI(t *testing.T) {
 	os.WriteFile(other, []byte(runReal("-n", "11", "-json", "-shard", "3/4").stdout), 0o644)
 	count := filepath.Join(dir, "count.json")
 	os.WriteFile(count, []byte(runReal("-n", "12", "-json").stdout), 0o644)
+	// A shard result pretty-printed, as jq . or an editor writes it.
+	var pretty bytes.Buffer
+	if data, _ := os.ReadFile(files[3]); json.Indent(&pretty, bytes.TrimSpace(data), "", "  ") != nil {
+		t.Fatal("cannot indent the shard result")
+	}
+	indented := filepath.Join(dir, "pretty.json")
+	os.WriteFile(indented, pretty.Bytes(), 0o644)
 
 	merge := func(args ...string) result {
 		var out, errOut bytes.Buffer
@@ -490,7 +497,7 @@ func TestMergeCLI(t *testing.T) {
 		return result{code, out.String(), errOut.String()}
 	}
 	// Table output, with flags anywhere, and one file holding every shard.
-	for _, args := range [][]string{append([]string{"-v"}, files...), append(files, "-v"), {one, "-v"}} {
+	for _, args := range [][]string{append([]string{"-v"}, files...), append(files, "-v"), {one, "-v"}, append(append([]string{"-v"}, files[:3]...), indented)} {
 		r := merge(args...)
 		want := "12:                 14200                  1787             4            18                  1765"
 		if r.code != 0 || r.stderr != "" || !strings.Contains(r.stdout, want) || !strings.HasPrefix(r.stdout, " N:") {
@@ -503,7 +510,7 @@ func TestMergeCLI(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{"missing", files[:3], exitRuntime, "merge: shard 3 of 4 missing (have 3 of 4)"},
+		{"missing", files[:3], exitRuntime, "merge: shard 3/4 is missing: the files hold 3 of the job's 4 shards"},
 		{"duplicated", append(append([]string(nil), files...), files[2]), exitRuntime, "shard 2/4 is there twice: " + files[2] + " and " + files[2]},
 		{"mismatched", append(append([]string(nil), files[:3]...), other), exitRuntime, "is for N=11"},
 		{"a count, not a shard", append(append([]string(nil), files[:3]...), count), exitRuntime, "is not a shard result"},

@@ -240,21 +240,22 @@ func Merge(srcs []Source, makePlan func(nq.Spec) (plan.Plan, error)) (Merged, er
 		distinct(&m.Versions, r.Version)
 	}
 	if len(seen) != r0.Shards {
+		// Shards are named i/m, as -shard takes them.
 		var missing []string
 		for i := 0; i < r0.Shards; i++ {
 			if _, ok := seen[i]; !ok {
-				missing = append(missing, fmt.Sprint(i))
+				missing = append(missing, fmt.Sprintf("%d/%d", i, r0.Shards))
 				if len(missing) == 10 {
 					missing = append(missing, "...")
 					break
 				}
 			}
 		}
-		word := "shard"
+		gone := "shard " + missing[0] + " is missing"
 		if len(missing) > 1 {
-			word = "shards"
+			gone = "shards " + strings.Join(missing, ", ") + " are missing"
 		}
-		return Merged{}, fmt.Errorf("%s %s of %d missing (have %d of %d)", word, strings.Join(missing, ", "), r0.Shards, len(seen), r0.Shards)
+		return Merged{}, fmt.Errorf("%s: the files hold %d of the job's %d shards", gone, len(seen), r0.Shards)
 	}
 	if err := checkPlan(first, makePlan); err != nil {
 		return Merged{}, err
