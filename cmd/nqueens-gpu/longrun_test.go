@@ -124,13 +124,20 @@ func TestKill9Resume(t *testing.T) {
 	}
 	t.Logf("killed with %d of %d batches saved", s.Body.DoneBatches, s.Body.Job.Batches)
 
-	out, err := program(append(args[:len(args)-2], "-json")...).Output()
+	wantResumed(t, append(args[:len(args)-2], "-json"), ck, n, 2)
+}
+
+// wantResumed runs the program with args (with -json) to the end: the
+// counts of n must be the published ones, and the checkpoint ck complete
+// after runs runs.
+func wantResumed(t *testing.T, args []string, ck string, n, runs int) {
+	t.Helper()
+	out, err := program(args...).Output()
 	if err != nil {
 		t.Fatalf("resumed run: %v", err)
 	}
 	wantKnown(t, string(out), n)
-	s, err = readCheckpoint(ck)
-	if err != nil || !s.Body.Complete || s.Body.Runs != 2 || s.Body.DoneBatches != s.Body.Job.Batches {
+	if s, err := readCheckpoint(ck); err != nil || !s.Body.Complete || s.Body.Runs != runs || s.Body.DoneBatches != s.Body.Job.Batches {
 		t.Errorf("final checkpoint %+v, %v", s, err)
 	}
 }
@@ -171,14 +178,7 @@ func TestSignalsResume(t *testing.T) {
 		}
 		done = s.Body.DoneBatches
 	}
-	out, err := program(args...).Output()
-	if err != nil {
-		t.Fatalf("resumed run: %v", err)
-	}
-	wantKnown(t, string(out), n)
-	if s, _ := readCheckpoint(ck); !s.Body.Complete || s.Body.Runs != 3 {
-		t.Errorf("final checkpoint %+v", s)
-	}
+	wantResumed(t, args, ck, n, 3)
 }
 
 // A dropped SSH session's SIGHUP stops a checkpointed count as SIGINT and
@@ -238,14 +238,7 @@ func TestHangupSavesCheckpoint(t *testing.T) {
 	if _, err := os.Stat(ck + ".lock"); !os.IsNotExist(err) {
 		t.Errorf("the lock file is still there: %v", err)
 	}
-	res, err := program(args...).Output()
-	if err != nil {
-		t.Fatalf("resumed run: %v", err)
-	}
-	wantKnown(t, string(res), n)
-	if s, _ := readCheckpoint(ck); !s.Body.Complete || s.Body.Runs != 2 {
-		t.Errorf("final checkpoint %+v", s)
-	}
+	wantResumed(t, args, ck, n, 2)
 }
 
 // Started with SIGHUP ignored, as by nohup, a checkpointed count keeps
