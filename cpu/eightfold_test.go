@@ -66,7 +66,7 @@ func TestEightfoldPath(t *testing.T) {
 	for _, c := range []struct {
 		lanes bool
 		want  string
-	}{{false, "scalar, "}, {true, "32 lanes"}} {
+	}{{false, "scalar, "}, {true, "32 boards"}} {
 		if c.lanes && !eflanes.Available() {
 			continue
 		}

@@ -27,7 +27,7 @@ var lanesStates = sync.Pool{New: func() any { return new(eflanes.State) }}
 // search (assembly with BMI, else Go) and why not the lanes.
 func EightfoldPath() string {
 	if efLanes {
-		return "AVX-512, 32 lanes (the GPU kernel's step)"
+		return "AVX-512, 32 boards searched at once"
 	}
 	s := "scalar, Go"
 	if efAsm {

@@ -9,37 +9,44 @@ import (
 	"testing"
 )
 
-// Each cause has its own fix, found through wrapping; other errors none.
-func TestFix(t *testing.T) {
+// Each cause has its own few words and its own fix, found through
+// wrapping; other errors neither. Each fallback line stays short: the
+// cause and the fix together within 72 bytes (docs/gpu.md).
+func TestCauseAndFix(t *testing.T) {
 	tests := []struct {
-		err  error
-		want string // a word the fix must contain; "" for no fix
+		err   error
+		cause string
+		fix   string // a word the fix must contain; "" for no fix
 	}{
-		{ErrNoCUDA, "make cuda-deps"},
-		{fmt.Errorf("open GPU 0: %w", ErrNoCUDA), "make"},
-		{fmt.Errorf("%w (libcuda.so.1: cannot open shared object file)", ErrNoDriver), "install the NVIDIA driver"},
-		{fmt.Errorf("%w (cuInit: CUDA_ERROR_NO_DEVICE)", ErrNoDevice), "nvidia-smi"},
-		{&OrdinalError{Ordinal: 3, Count: 1}, "nqueens-gpu devices"},
-		{fmt.Errorf("%w: cuInit: CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", ErrDriver), "reboot"},
-		{errors.New("out of memory"), ""},
-		{nil, ""},
+		{ErrNoCUDA, "built without CUDA", "make cuda-deps"},
+		{fmt.Errorf("open GPU 0: %w", ErrNoCUDA), "built without CUDA", "make"},
+		{fmt.Errorf("%w (libcuda.so.1: cannot open shared object file)", ErrNoDriver), "no NVIDIA driver", "install it"},
+		{fmt.Errorf("%w: /lib/libcuda.so.1 is installed (cuInit: CUDA_ERROR_NO_DEVICE)", ErrNoModule), "NVIDIA kernel module not loaded", "nvidia-smi lists"},
+		{fmt.Errorf("%w (cuInit: CUDA_ERROR_NO_DEVICE)", ErrNoDevice), "the NVIDIA driver sees no GPU", "CUDA_VISIBLE_DEVICES"},
+		{&OrdinalError{Ordinal: 3, Count: 1}, "no GPU 3 (the driver sees GPU 0)", "nqueens-gpu devices"},
+		{fmt.Errorf("%w: cuInit: CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", ErrDriver), "the NVIDIA driver failed to start", "reboot"},
+		{errors.New("out of memory"), "", ""},
+		{nil, "", ""},
 	}
 	seen := make(map[string]bool)
 	for _, tt := range tests {
+		if got := Cause(tt.err); got != tt.cause {
+			t.Errorf("Cause(%v) = %q, want %q", tt.err, got, tt.cause)
+		}
 		got := Fix(tt.err)
-		if tt.want == "" {
+		if tt.fix == "" {
 			if got != "" {
 				t.Errorf("Fix(%v) = %q, want none", tt.err, got)
 			}
 			continue
 		}
-		if !strings.Contains(got, tt.want) || strings.Contains(got, "\n") {
-			t.Errorf("Fix(%v) = %q, want one line with %q", tt.err, got, tt.want)
+		if !strings.Contains(got, tt.fix) || strings.Contains(got, "\n") || len(tt.cause)+len(got) > 72 {
+			t.Errorf("Fix(%v) = %q, want one short line with %q", tt.err, got, tt.fix)
 		}
 		seen[got] = true
 	}
-	if len(seen) != 5 {
-		t.Errorf("%d different fixes for the 5 causes", len(seen))
+	if len(seen) != len(causes) {
+		t.Errorf("%d different fixes for the %d causes", len(seen), len(causes))
 	}
 }
 
@@ -48,9 +55,9 @@ func TestOrdinalError(t *testing.T) {
 		ordinal, count int
 		want           string
 	}{
-		{3, 1, "no GPU 3: the NVIDIA driver finds 1 GPU (ordinal 0)"},
-		{8, 8, "no GPU 8: the NVIDIA driver finds 8 GPUs (ordinals 0 to 7)"},
-		{1, 0, "no GPU 1: the NVIDIA driver finds no GPU"},
+		{3, 1, "no GPU 3 (the driver sees GPU 0)"},
+		{8, 8, "no GPU 8 (the driver sees GPUs 0 to 7)"},
+		{1, 0, "no GPU 1 (the driver sees none)"},
 	}
 	for _, tt := range tests {
 		var err error = &OrdinalError{Ordinal: tt.ordinal, Count: tt.count}

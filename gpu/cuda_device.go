@@ -87,7 +87,7 @@ func classifyInit(err error, loaded bool, lib, visible string) error {
 		if lib == "" {
 			lib = "libcuda.so.1"
 		}
-		return fmt.Errorf("%w: %s is installed, but the NVIDIA kernel module is not loaded (%w)", ErrNoDriver, lib, e)
+		return fmt.Errorf("%w: %s is installed (%w)", ErrNoModule, lib, e)
 	}
 	if e.Code == cu.ERROR_NO_DEVICE {
 		if visible != "" {
@@ -100,7 +100,8 @@ func classifyInit(err error, loaded bool, lib, visible string) error {
 
 // Devices lists the GPUs the driver reports. It returns an error, and never
 // panics or exits, when the driver library is missing (no NVIDIA driver),
-// when it finds no device, or when the driver fails: see gpu.go's causes.
+// when its kernel module is not loaded, when it finds no device, or when
+// the driver fails: see gpu.go's causes.
 func Devices() ([]DeviceInfo, error) {
 	if err := initDriver(); err != nil {
 		return nil, err

@@ -128,7 +128,7 @@ func runChild(t *testing.T, name string, env ...string) (string, error) {
 
 // TestNoUsableGPU checks the cause on a machine whose driver library loads
 // and that has no usable GPU: Debian's libcuda1 without the kernel module
-// (this project's CI) must give ErrNoDriver naming the missing module; a
+// (this project's CI) must give ErrNoModule naming the library; a
 // loaded module with no device, ErrNoDevice. A child process with
 // CUDA_VISIBLE_DEVICES=-1 hides every GPU, so on a GPU host the child
 // checks ErrNoDevice too.
@@ -152,10 +152,10 @@ func TestNoUsableGPU(t *testing.T) {
 	}
 	_, loaded := readModuleVersion()
 	switch {
-	case !loaded && !errors.Is(err, ErrNoDriver):
-		t.Errorf("no kernel module: %v, want ErrNoDriver", err)
-	case !loaded && !strings.Contains(err.Error(), "NVIDIA kernel module is not loaded"):
-		t.Errorf("no kernel module: %q does not say so", err)
+	case !loaded && !errors.Is(err, ErrNoModule):
+		t.Errorf("no kernel module: %v, want ErrNoModule", err)
+	case !loaded && !strings.Contains(err.Error(), "libcuda.so.1 is installed"):
+		t.Errorf("no kernel module: %q does not name the library", err)
 	case loaded && !errors.Is(err, ErrNoDevice):
 		t.Errorf("kernel module %v, no device: %v, want ErrNoDevice", loaded, err)
 	}
@@ -163,7 +163,7 @@ func TestNoUsableGPU(t *testing.T) {
 	if !errors.As(err, &e) || e.Op != "cuInit" {
 		t.Errorf("%v does not carry the cuInit *Error", err)
 	}
-	if _, oerr := Open(0); !errors.Is(oerr, ErrNoDriver) && !errors.Is(oerr, ErrNoDevice) {
+	if _, oerr := Open(0); !errors.Is(oerr, ErrNoModule) && !errors.Is(oerr, ErrNoDevice) {
 		t.Errorf("Open(0): %v, want the same cause as Devices", oerr)
 	}
 	d, derr := Driver()
@@ -184,18 +184,17 @@ func TestClassifyInit(t *testing.T) {
 		cause   error
 		text    string // the error's text begins with it
 	}{
-		{"library without module", cu.ERROR_NO_DEVICE, false, lib, "", ErrNoDriver,
-			"no NVIDIA driver: " + lib + " is installed, but the NVIDIA kernel module is not loaded (cuInit: "},
-		{"no module, unknown error", cu.ERROR_UNKNOWN, false, lib, "", ErrNoDriver, "no NVIDIA driver: "},
-		{"module, no device", cu.ERROR_NO_DEVICE, true, lib, "", ErrNoDevice, "the NVIDIA driver finds no GPU (cuInit: "},
+		{"library without module", cu.ERROR_NO_DEVICE, false, lib, "", ErrNoModule,
+			"NVIDIA kernel module not loaded: " + lib + " is installed (cuInit: "},
+		{"no module, unknown error", cu.ERROR_UNKNOWN, false, lib, "", ErrNoModule, "NVIDIA kernel module not loaded: "},
+		{"module, no device", cu.ERROR_NO_DEVICE, true, lib, "", ErrNoDevice, "the NVIDIA driver sees no GPU (cuInit: "},
 		{"module, devices hidden", cu.ERROR_NO_DEVICE, true, lib, "-1", ErrNoDevice,
-			`the NVIDIA driver finds no GPU with CUDA_VISIBLE_DEVICES="-1" (cuInit: `},
+			`the NVIDIA driver sees no GPU with CUDA_VISIBLE_DEVICES="-1" (cuInit: `},
 		{"WSL has no /proc/driver/nvidia", cu.ERROR_NO_DEVICE, false, "/usr/lib/wsl/lib/libcuda.so.1", "", ErrNoDevice,
-			"the NVIDIA driver finds no GPU (cuInit: "},
-		{"driver too old (CUDA_ERROR_INSUFFICIENT_DRIVER)", cu.Result(35), true, lib, "", ErrDriver, "the NVIDIA driver failed: cuInit: "},
-		{"version mismatch (CUDA_ERROR_SYSTEM_DRIVER_MISMATCH)", cu.Result(803), true, lib, "", ErrDriver, "the NVIDIA driver failed: cuInit: "},
+			"the NVIDIA driver sees no GPU (cuInit: "},
+		{"driver too old (CUDA_ERROR_INSUFFICIENT_DRIVER)", cu.Result(35), true, lib, "", ErrDriver, "the NVIDIA driver failed to start: cuInit: "},
+		{"version mismatch (CUDA_ERROR_SYSTEM_DRIVER_MISMATCH)", cu.Result(803), true, lib, "", ErrDriver, "the NVIDIA driver failed to start: cuInit: "},
 	}
-	causes := []error{ErrNoCUDA, ErrNoDriver, ErrNoDevice, ErrNoSuchGPU, ErrDriver}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := classifyInit(&Error{Op: "cuInit", Code: tt.code}, tt.loaded, tt.lib, tt.visible)

@@ -2,8 +2,8 @@
 //
 // The CUDA code is compiled only with the build tag "cuda"; without it every
 // entry point returns ErrNoCUDA so that callers can fall back to the CPU.
-// With it, a machine without a usable GPU gets ErrNoDriver, ErrNoDevice,
-// ErrNoSuchGPU or ErrDriver (see Fix).
+// With it, a machine without a usable GPU gets ErrNoDriver, ErrNoModule,
+// ErrNoDevice, ErrNoSuchGPU or ErrDriver (see Cause and Fix).
 package gpu
 
 import (
@@ -16,25 +16,33 @@ import (
 
 // Why no GPU can count. Devices, Open and Driver return errors that
 // errors.Is matches against exactly one of these (wrapping the driver's
-// own error, where there is one), and whose text names the cause; Fix says
-// what the user can do about it.
+// own error, where there is one). Cause says which in a few words, the
+// error's text adds the details (the library's file, the driver's
+// status), and Fix says what the user can do about it.
 var (
 	// ErrNoCUDA: the binary was built without the cuda tag.
 	ErrNoCUDA = errors.New("built without CUDA")
-	// ErrNoDriver: the NVIDIA driver is not there: its library
-	// libcuda.so.1 cannot be loaded, or it is installed but the kernel
-	// module is not loaded.
+	// ErrNoDriver: the NVIDIA driver's library libcuda.so.1 cannot be
+	// loaded.
 	ErrNoDriver = errors.New("no NVIDIA driver")
-	// ErrNoDevice: the driver is there and finds no GPU
+	// ErrNoModule: the driver library loads, but the NVIDIA kernel
+	// module is not loaded, so the driver finds no GPU: Debian's libcuda1
+	// on a machine without an NVIDIA GPU, or a module that failed to
+	// load.
+	ErrNoModule = errors.New("NVIDIA kernel module not loaded")
+	// ErrNoDevice: the driver is there and sees no GPU
 	// (CUDA_ERROR_NO_DEVICE, or no device counted).
-	ErrNoDevice = errors.New("the NVIDIA driver finds no GPU")
+	ErrNoDevice = errors.New("the NVIDIA driver sees no GPU")
 	// ErrNoSuchGPU: a GPU ordinal that does not exist (an *OrdinalError
 	// says which and how many there are).
 	ErrNoSuchGPU = errors.New("no such GPU")
 	// ErrDriver: the driver is there and fails to start (cuInit), for
 	// instance because its library and kernel module differ in version.
-	ErrDriver = errors.New("the NVIDIA driver failed")
+	ErrDriver = errors.New("the NVIDIA driver failed to start")
 )
+
+// causes are the causes above in the order Cause and Fix try them.
+var causes = []error{ErrNoCUDA, ErrNoDriver, ErrNoModule, ErrNoDevice, ErrNoSuchGPU, ErrDriver}
 
 // OrdinalError is the error of Open for a GPU ordinal that does not exist.
 // It matches ErrNoSuchGPU.
@@ -43,35 +51,53 @@ type OrdinalError struct {
 	Count   int // the GPUs the driver finds
 }
 
-// Error says which ordinal and how many GPUs there are: "no GPU 3: the
-// NVIDIA driver finds 1 GPU (ordinal 0)".
+// Error says which ordinal and which GPUs there are: "no GPU 3 (the
+// driver sees GPU 0)".
 func (e *OrdinalError) Error() string {
 	switch e.Count {
 	case 0:
-		return fmt.Sprintf("no GPU %d: the NVIDIA driver finds no GPU", e.Ordinal)
+		return fmt.Sprintf("no GPU %d (the driver sees none)", e.Ordinal)
 	case 1:
-		return fmt.Sprintf("no GPU %d: the NVIDIA driver finds 1 GPU (ordinal 0)", e.Ordinal)
+		return fmt.Sprintf("no GPU %d (the driver sees GPU 0)", e.Ordinal)
 	}
-	return fmt.Sprintf("no GPU %d: the NVIDIA driver finds %d GPUs (ordinals 0 to %d)", e.Ordinal, e.Count, e.Count-1)
+	return fmt.Sprintf("no GPU %d (the driver sees GPUs 0 to %d)", e.Ordinal, e.Count-1)
 }
 
 // Is makes errors.Is(err, ErrNoSuchGPU) hold.
 func (e *OrdinalError) Is(target error) bool { return target == ErrNoSuchGPU }
 
-// Fix says, in one clause, what the user can do about err, one of the
-// causes above; it returns "" for any other error.
+// Cause says in a few words which of the causes above err is: the
+// cause's own text, or an *OrdinalError's, without the details that
+// err's text adds; it returns "" for any other error.
+func Cause(err error) string {
+	var oe *OrdinalError
+	if errors.As(err, &oe) {
+		return oe.Error()
+	}
+	for _, c := range causes {
+		if errors.Is(err, c) {
+			return c.Error()
+		}
+	}
+	return ""
+}
+
+// Fix says, in one short clause, what the user can do about err, one of
+// the causes above; it returns "" for any other error.
 func Fix(err error) string {
 	switch {
 	case errors.Is(err, ErrNoCUDA):
-		return "build the GPU variant with make where the CUDA toolkit is installed (make cuda-deps, or Debian's nvidia-cuda-toolkit)"
+		return "install the CUDA toolkit (make cuda-deps), then make"
 	case errors.Is(err, ErrNoDriver):
-		return "install the NVIDIA driver (in a container: run it with the GPUs, docker run --gpus all); nvidia-smi must list the GPU"
+		return "install it, or run the container with --gpus all"
+	case errors.Is(err, ErrNoModule):
+		return "run where nvidia-smi lists one"
 	case errors.Is(err, ErrNoDevice):
-		return "nvidia-smi lists the GPUs the driver sees (in a container: docker run --gpus all; CUDA_VISIBLE_DEVICES hides GPUs)"
+		return "check nvidia-smi and CUDA_VISIBLE_DEVICES"
 	case errors.Is(err, ErrNoSuchGPU):
-		return "nqueens-gpu devices lists the GPUs; -device takes their ordinals"
+		return "nqueens-gpu devices lists them"
 	case errors.Is(err, ErrDriver):
-		return "nvidia-smi shows what is wrong with the driver (after a driver update: reboot)"
+		return "see nvidia-smi; reboot after an update"
 	}
 	return ""
 }

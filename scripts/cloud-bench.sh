@@ -101,7 +101,7 @@ cd "$(dirname "$0")" || exit 1
 range=$1 check_n=$2 device=$3 algos=$4 runs=$5 warmup=$6 gpu_checks=$7
 mkdir -p results
 status=0
-fallback="running on the CPU"
+fallback="counting on the CPU ("
 step() { echo "-- $1: $2"; }
 {
 	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"io"
 	"time"
@@ -32,12 +33,28 @@ const (
 // in a short count.
 var minProgressInterval = progress.MinInterval
 
+// checkpointFloor is the shortest -checkpoint-interval accepted, as
+// time.ParseDuration reads it: the checkpoint of a large count is tens of
+// MiB. A build may lower it (-ldflags "-X main.checkpointFloor=50ms"), as
+// scripts/soak-kill9.sh does to land its kills among many checkpoints.
+var checkpointFloor = "1s"
+
+// minCheckpointInterval is checkpointFloor as a duration (1 s if it does
+// not read as one); the tests lower it.
+var minCheckpointInterval = func() time.Duration {
+	if d, err := time.ParseDuration(checkpointFloor); err == nil && d > 0 {
+		return d
+	}
+	return time.Second
+}()
+
 // config is the parsed and checked command line of a count.
 type config = app.CountOptions
 
 // parseArgs parses and checks the command line of a count (without the
-// program name). It returns flag.ErrHelp for -h and -help, a *usageError
-// for anything else that is wrong, and never prints.
+// program name). It returns flag.ErrHelp for -h and -help, errVersion for
+// -version, a *usageError for anything else that is wrong, and never
+// prints.
 func parseArgs(args []string) (config, error) {
 	var cfg config
 	var common countFlags
@@ -46,6 +63,9 @@ func parseArgs(args []string) (config, error) {
 	set, err := parseFlags(fs, args)
 	if err != nil {
 		return config{}, err
+	}
+	if set["version"] {
+		return config{}, errVersion
 	}
 	if cfg.Lo, cfg.Hi, err = common.sizes(set, "missing -n: give a board size such as -n 8 or a range such as -n 4-16"); err != nil {
 		return config{}, err
@@ -69,6 +89,7 @@ func countFlagSet(cfg *config, common *countFlags, shard *string) *flag.FlagSet 
 	fs.BoolVar(&cfg.Quiet, "quiet", false, "no progress bar or status lines")
 	fs.StringVar(shard, "shard", "", "count only shard i of m, as i/m")
 	fs.BoolVar(&cfg.GPUTrace, "gpu-trace", false, "a line per GPU launch on stderr")
+	fs.Bool("version", false, "print the version and exit")
 	return fs
 }
 
@@ -109,8 +130,8 @@ func checkCount(cfg config, set map[string]bool, common countFlags, shard string
 	if set["checkpoint-interval"] && cfg.Checkpoint == "" {
 		return config{}, usageErrorf("-checkpoint-interval only applies with -checkpoint FILE")
 	}
-	if cfg.CheckpointInterval <= 0 {
-		return config{}, usageErrorf("invalid -checkpoint-interval %v: want a positive duration such as 5m", cfg.CheckpointInterval)
+	if cfg.CheckpointInterval < minCheckpointInterval {
+		return config{}, usageErrorf("invalid -checkpoint-interval %v: want %v or more, such as 5m (a large count's checkpoint is tens of MiB)", cfg.CheckpointInterval, minCheckpointInterval)
 	}
 	if cfg.ProgressInterval < minProgressInterval {
 		return config{}, usageErrorf("invalid -progress-interval %v: want %v or more, such as 30s (shorter intervals flood a log)", cfg.ProgressInterval, minProgressInterval)
@@ -131,12 +152,22 @@ func checkCount(cfg config, set map[string]bool, common countFlags, shard string
 }
 
 // runWith is run with the context and the hooks supplied by the caller,
-// so that tests can use fake backends and a fixed clock.
+// so that tests can use fake backends and a fixed clock; the program's
+// name is progName.
 func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hooks) int {
+	return runAs(ctx, progName, args, stdout, stderr, h)
+}
+
+// runAs counts (or prints the version) as the program started as name.
+func runAs(ctx context.Context, name string, args []string, stdout, stderr io.Writer, h hooks) int {
 	out := checkedOutput(stdout)
 	cfg, err := parseArgs(args)
-	if err == nil {
-		cfg.Args = args
+	switch {
+	case errors.Is(err, errVersion):
+		io.WriteString(out, app.VersionLine(h)+"\n") // a failed write is out's error
+		err = nil
+	case err == nil:
+		cfg.Args, cfg.Name = args, name
 		err = app.Count(ctx, cfg, out, stderr, h)
 	}
 	return done(err, "", out, stderr)

@@ -150,6 +150,8 @@ var badArgs = []struct {
 	{[]string{"-n", "8", "-checkpoint-interval", "1m"}, "only applies with -checkpoint"},
 	{[]string{"-n", "8", "-checkpoint", "c", "-checkpoint-interval", "0s"}, "invalid -checkpoint-interval"},
 	{[]string{"-n", "8", "-checkpoint", "c", "-checkpoint-interval", "5"}, "-checkpoint-interval"},
+	{[]string{"-n", "8", "-checkpoint", "c", "-checkpoint-interval", "1ms"}, "invalid -checkpoint-interval 1ms: want 1s or more"},
+	{[]string{"-n", "8", "-checkpoint", "c", "-checkpoint-interval", "999ms"}, "invalid -checkpoint-interval 999ms"},
 	{[]string{"-n", "8", "-progress-interval", "-1s"}, "invalid -progress-interval"},
 	{[]string{"-n", "8", "-progress-interval", "1ns"}, "invalid -progress-interval 1ns: want 1s or more"},
 	{[]string{"-n", "8", "-progress-interval", "999ms", "-quiet"}, "invalid -progress-interval 999ms"},

@@ -64,7 +64,16 @@ func TestDeviceCPU(t *testing.T) {
 	}
 }
 
-// TestFallback covers GPU requests that end up on the CPU.
+// maxFallbackLine is the longest a fallback line may be, in bytes.
+const maxFallbackLine = 160
+
+// libraryWithoutModule is the error of the gpu package on CI's machine:
+// Debian's libcuda1 without a GPU or the NVIDIA kernel module.
+var libraryWithoutModule = fmt.Errorf("%w: /lib/x86_64-linux-gnu/libcuda.so.1 is installed (cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected)", gpu.ErrNoModule)
+
+// TestFallback covers GPU requests that end up on the CPU: one line that
+// says so, with one cause and one fix, each cause in a few words, the
+// whole line at most maxFallbackLine bytes.
 func TestFallback(t *testing.T) {
 	tests := []struct {
 		name string
@@ -73,27 +82,39 @@ func TestFallback(t *testing.T) {
 		want string // the one line on stderr
 	}{
 		{"no CUDA, ordinal", noCUDA(), []string{"-device", "0", "-workers", "2"},
-			"nqueens-gpu: no GPU available (built without CUDA); to use a GPU: build the GPU variant with make where the CUDA toolkit is installed (make cuda-deps, or Debian's nvidia-cuda-toolkit); running on the CPU with 2 workers\n"},
+			"nqueens-gpu: counting on the CPU (2 workers): built without CUDA; to use a GPU, install the CUDA toolkit (make cuda-deps), then make\n"},
 		{"no CUDA, all", noCUDA(), []string{"-device", "all", "-workers", "1"},
-			"nqueens-gpu: no GPU available (built without CUDA); to use a GPU: build the GPU variant with make where the CUDA toolkit is installed (make cuda-deps, or Debian's nvidia-cuda-toolkit); running on the CPU with 1 worker\n"},
+			"nqueens-gpu: counting on the CPU (1 worker): built without CUDA; to use a GPU, install the CUDA toolkit (make cuda-deps), then make\n"},
 		{"no CUDA, default workers", noCUDA(), []string{"-device", "7"},
-			"nqueens-gpu: no GPU available (built without CUDA); to use a GPU: build the GPU variant with make where the CUDA toolkit is installed (make cuda-deps, or Debian's nvidia-cuda-toolkit); running on the CPU with 3 workers\n"},
+			"nqueens-gpu: counting on the CPU (3 workers): built without CUDA; to use a GPU, install the CUDA toolkit (make cuda-deps), then make\n"},
 		{"no CUDA, CPU-only algo", noCUDA(), []string{"-device", "0", "-algo", "bitmap", "-workers", "2"},
-			"nqueens-gpu: no GPU available (built without CUDA); to use a GPU: build the GPU variant with make where the CUDA toolkit is installed (make cuda-deps, or Debian's nvidia-cuda-toolkit); running on the CPU with 2 workers\n"},
-		{"driver error", &fakeEnv{devErr: errors.New("CUDA driver version is insufficient")}, []string{"-device", "0", "-workers", "2"},
-			"nqueens-gpu: no GPU available (CUDA driver version is insufficient); running on the CPU with 2 workers\n"},
-		{"no devices", &fakeEnv{}, []string{"-device", "all", "-workers", "2"},
-			"nqueens-gpu: no GPU available (no CUDA device found); to use a GPU: nvidia-smi lists the GPUs the driver sees; running on the CPU with 2 workers\n"},
-		{"open fails", &fakeEnv{devices: twoGPUs().devices, openErr: errors.New("out of memory")}, []string{"-device", "1", "-workers", "2"},
-			"nqueens-gpu: GPU 1 is not available (out of memory); running on the CPU with 2 workers\n"},
-		{"multi-line driver error", &fakeEnv{devErr: errors.New("line one\nline two")}, []string{"-device", "0", "-workers", "2"},
-			`nqueens-gpu: no GPU available (line one\nline two); running on the CPU with 2 workers` + "\n"},
-		{"no such driver", &fakeEnv{devErr: fmt.Errorf("%w: libcuda.so.1 not found", gpu.ErrNoDriver)}, []string{"-device", "0", "-workers", "2"},
-			"nqueens-gpu: no GPU available (no NVIDIA driver: libcuda.so.1 not found); to use a GPU: " + gpu.Fix(gpu.ErrNoDriver) + "; running on the CPU with 2 workers\n"},
-		{"ordinal out of range", twoGPUs(), []string{"-device", "2", "-workers", "2"},
-			"nqueens-gpu: no GPU 2 (found 2 GPUs: 0 (Fake H100), 1 (Fake A100)); to use a GPU: -device takes the ordinals that nqueens-gpu devices lists; running on the CPU with 2 workers\n"},
+			"nqueens-gpu: counting on the CPU (2 workers): built without CUDA; to use a GPU, install the CUDA toolkit (make cuda-deps), then make\n"},
+		{"no driver library", &fakeEnv{devErr: fmt.Errorf("%w (libcuda.so.1: cannot open shared object file: No such file or directory)", gpu.ErrNoDriver)},
+			[]string{"-device", "0", "-workers", "2"},
+			"nqueens-gpu: counting on the CPU (2 workers): no NVIDIA driver; to use a GPU, install it, or run the container with --gpus all\n"},
+		{"library without kernel module", &fakeEnv{devErr: libraryWithoutModule}, []string{"-device", "0", "-workers", "2"},
+			"nqueens-gpu: counting on the CPU (2 workers): NVIDIA kernel module not loaded; to use a GPU, run where nvidia-smi lists one\n"},
+		{"driver sees no GPU", &fakeEnv{devErr: fmt.Errorf("%w (cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected)", gpu.ErrNoDevice)},
+			[]string{"-device", "0", "-workers", "2"},
+			"nqueens-gpu: counting on the CPU (2 workers): the NVIDIA driver sees no GPU; to use a GPU, check nvidia-smi and CUDA_VISIBLE_DEVICES\n"},
+		{"driver failed", &fakeEnv{devErr: fmt.Errorf("%w: cuInit: CUDA_ERROR_SYSTEM_DRIVER_MISMATCH: system has unsupported display driver / cuda driver combination", gpu.ErrDriver)},
+			[]string{"-device", "0", "-workers", "2"},
+			"nqueens-gpu: counting on the CPU (2 workers): the NVIDIA driver failed to start; to use a GPU, see nvidia-smi; reboot after an update\n"},
+		{"no such ordinal", twoGPUs(), []string{"-device", "2", "-workers", "2"},
+			"nqueens-gpu: counting on the CPU (2 workers): no GPU 2 (the driver sees GPUs 0 to 1); to use a GPU, nqueens-gpu devices lists them\n"},
+		{"no such ordinal, from the driver", &fakeEnv{devices: twoGPUs().devices[:1], openErr: &gpu.OrdinalError{Ordinal: 0, Count: 0}},
+			[]string{"-device", "0", "-workers", "2"},
+			"nqueens-gpu: counting on the CPU (2 workers): GPU 0 did not open: no GPU 0 (the driver sees none); to use a GPU, nqueens-gpu devices lists them\n"},
 		{"ordinal of one GPU", &fakeEnv{devices: twoGPUs().devices[:1]}, []string{"-device", "5", "-workers", "2"},
-			"nqueens-gpu: no GPU 5 (found 1 GPU: 0 (Fake H100)); to use a GPU: -device takes the ordinals that nqueens-gpu devices lists; running on the CPU with 2 workers\n"},
+			"nqueens-gpu: counting on the CPU (2 workers): no GPU 5 (the driver sees GPU 0); to use a GPU, nqueens-gpu devices lists them\n"},
+		{"another driver error", &fakeEnv{devErr: errors.New("CUDA driver version is insufficient")}, []string{"-device", "0", "-workers", "2"},
+			"nqueens-gpu: counting on the CPU (2 workers): CUDA driver version is insufficient\n"},
+		{"no devices", &fakeEnv{}, []string{"-device", "all", "-workers", "2"},
+			"nqueens-gpu: counting on the CPU (2 workers): the driver sees no GPU; to use a GPU, check nvidia-smi\n"},
+		{"open fails", &fakeEnv{devices: twoGPUs().devices, openErr: errors.New("out of memory")}, []string{"-device", "1", "-workers", "2"},
+			"nqueens-gpu: counting on the CPU (2 workers): GPU 1 did not open: out of memory\n"},
+		{"multi-line driver error", &fakeEnv{devErr: errors.New("line one\nline two")}, []string{"-device", "0", "-workers", "2"},
+			`nqueens-gpu: counting on the CPU (2 workers): line one\nline two` + "\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -103,6 +124,9 @@ func TestFallback(t *testing.T) {
 			}
 			if r.stderr != tt.want {
 				t.Errorf("stderr %q\nwant   %q", r.stderr, tt.want)
+			}
+			if len(r.stderr) > maxFallbackLine+1 {
+				t.Errorf("the line has %d bytes, more than %d", len(r.stderr)-1, maxFallbackLine)
 			}
 			if len(tt.env.cpuCalls) != 2 || len(tt.env.gpuCalls) != 0 {
 				t.Errorf("%d CPU and %d GPU calls, want 2 and 0", len(tt.env.cpuCalls), len(tt.env.gpuCalls))
@@ -202,7 +226,7 @@ func TestRealStubFallback(t *testing.T) {
 	for _, dev := range []string{"0", "all", "3"} {
 		var out, errOut strings.Builder
 		code := runWith(context.Background(), []string{"-n", "8", "-device", dev, "-workers", "2"}, &out, &errOut, h)
-		want := "nqueens-gpu: no GPU available (built without CUDA); to use a GPU: build the GPU variant with make where the CUDA toolkit is installed (make cuda-deps, or Debian's nvidia-cuda-toolkit); running on the CPU with 2 workers\n"
+		want := "nqueens-gpu: counting on the CPU (2 workers): built without CUDA; to use a GPU, install the CUDA toolkit (make cuda-deps), then make\n"
 		if code != 0 || errOut.String() != want {
 			t.Errorf("-device %s: exit %d, stderr %q", dev, code, errOut.String())
 		}
@@ -291,7 +315,7 @@ func TestDeviceFailures(t *testing.T) {
 	env := twoGPUs()
 	env.openFails = map[int]error{1: errors.New("out of memory")}
 	r := runFake(env, "-n", "8", "-device", "all", "-json")
-	if r.code != 0 || r.stderr != "nqueens-gpu: GPU 1 is not available (out of memory); counting without it\n" {
+	if r.code != 0 || r.stderr != "nqueens-gpu: GPU 1 did not open: out of memory; counting without it\n" {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 	if recs := decodeJSON(t, r.stdout); len(recs) != 1 || recs[0].Device != "0" || recs[0].Total != 92 {
@@ -301,7 +325,7 @@ func TestDeviceFailures(t *testing.T) {
 	env = twoGPUs()
 	env.openFails = map[int]error{0: errors.New("busy"), 1: errors.New("out of memory")}
 	r = runFake(env, "-n", "8", "-device", "all", "-workers", "2")
-	want := "nqueens-gpu: GPU 0 is not available (busy); GPU 1 is not available (out of memory); running on the CPU with 2 workers\n"
+	want := "nqueens-gpu: counting on the CPU (2 workers): GPU 0 did not open: busy; GPU 1 did not open: out of memory\n"
 	if r.code != 0 || r.stderr != want {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
@@ -326,7 +350,7 @@ func TestDeviceFailures(t *testing.T) {
 
 	// Without CUDA, a list with the CPU counts on the CPU.
 	r = runFake(noCUDA(), "-n", "8", "-device", "all,cpu", "-workers", "2", "-json")
-	if r.code != 0 || r.stderr != "nqueens-gpu: no GPU available (built without CUDA); to use a GPU: build the GPU variant with make where the CUDA toolkit is installed (make cuda-deps, or Debian's nvidia-cuda-toolkit); running on the CPU with 2 workers\n" {
+	if r.code != 0 || r.stderr != "nqueens-gpu: counting on the CPU (2 workers): built without CUDA; to use a GPU, install the CUDA toolkit (make cuda-deps), then make\n" {
 		t.Errorf("all,cpu without CUDA: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
@@ -508,8 +532,8 @@ func TestRequireGPU(t *testing.T) {
 		dev string
 		msg string
 	}{
-		{noCUDA(), "0", "nqueens-gpu: no GPU available (built without CUDA)" + "; to use a GPU: " + gpu.Fix(gpu.ErrNoCUDA) + "; -require-gpu refuses to count on the CPU instead\n"},
-		{twoGPUs(), "3", "nqueens-gpu: no GPU 3 (found 2 GPUs: 0 (Fake H100), 1 (Fake A100)); to use a GPU: -device takes the ordinals that nqueens-gpu devices lists; -require-gpu refuses to count on the CPU instead\n"},
+		{noCUDA(), "0", "nqueens-gpu: built without CUDA; to use a GPU, " + gpu.Fix(gpu.ErrNoCUDA) + "; -require-gpu refuses to count on the CPU instead\n"},
+		{twoGPUs(), "3", "nqueens-gpu: no GPU 3 (the driver sees GPUs 0 to 1); to use a GPU, nqueens-gpu devices lists them; -require-gpu refuses to count on the CPU instead\n"},
 	} {
 		for _, sub := range []string{"", "bench", "check"} {
 			args := []string{"-n", "8", "-device", tt.dev, "-require-gpu"}
@@ -541,21 +565,34 @@ func TestRequireGPU(t *testing.T) {
 	}
 }
 
-// A fallback for a count that takes long on the CPU says how long.
+// A fallback for a count that takes long on the CPU says how long, in
+// the units a person reads; on CI's machine (the driver's library, no
+// GPU) the line stays within maxFallbackLine even at N=28. With -v a
+// second line gives the driver's details.
 func TestFallbackEstimate(t *testing.T) {
 	r := runFake(noCUDA(), "-n", "16-20", "-device", "0", "-workers", "2", "-json")
-	want := "; running on the CPU with 2 workers (expect about " + estimate.Text(func() float64 {
-		var s float64
-		for n := 16; n <= 20; n++ {
-			s += estimate.CPUSeconds(n, plan.DefaultAlgo, 2)
-		}
-		return s
-	}()) + " for N=16-20)\n"
-	if r.code != 0 || !strings.HasSuffix(r.stderr, want) || strings.Count(r.stderr, "\n") != 1 {
-		t.Errorf("stderr %q, want it to end %q", r.stderr, want)
+	want := "nqueens-gpu: counting on the CPU (2 workers, about " + estimate.Text(estimate.RangeSeconds(16, 20, plan.DefaultAlgo, 2)) + " for N=16-20): built without CUDA"
+	if r.code != 0 || !strings.HasPrefix(r.stderr, want) || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("stderr %q, want it to start %q", r.stderr, want)
 	}
-	if r := runFake(noCUDA(), "-n", "10", "-device", "0"); strings.Contains(r.stderr, "expect about") {
+	if r := runFake(noCUDA(), "-n", "10", "-device", "0"); strings.Contains(r.stderr, "about") {
 		t.Errorf("N=10 is quick on the CPU, yet: %q", r.stderr)
+	}
+	env := &fakeEnv{devErr: libraryWithoutModule, cpuCount: func(ctx context.Context, spec nq.Spec, sel func(int) bool, done func([]int, nq.Partial)) error {
+		return context.Canceled // a count of N=28 on the CPU is not run to the end
+	}}
+	r = runFake(env, "-n", "28", "-device", "0", "-workers", "2", "-quiet")
+	line, _, _ := strings.Cut(r.stderr, "\n")
+	want = "nqueens-gpu: counting on the CPU (2 workers, about 810 years for N=28): NVIDIA kernel module not loaded; to use a GPU, run where nvidia-smi lists one"
+	if line != want || len(line) > maxFallbackLine {
+		t.Errorf("N=28 on CI's machine: %q (%d bytes), want %q", line, len(line), want)
+	}
+	t.Logf("%d bytes: %s", len(line), line)
+	r = runFake(&fakeEnv{devErr: libraryWithoutModule}, "-n", "8", "-device", "0", "-workers", "2", "-v")
+	want = "nqueens-gpu: counting on the CPU (2 workers): NVIDIA kernel module not loaded; to use a GPU, run where nvidia-smi lists one\n" +
+		"nqueens-gpu: the driver said: " + libraryWithoutModule.Error() + "\n"
+	if r.code != 0 || r.stderr != want {
+		t.Errorf("-v: stderr %q, want %q", r.stderr, want)
 	}
 }
 
@@ -567,8 +604,8 @@ func TestDevicesCommand(t *testing.T) {
 	if code := runDevicesWith(context.Background(), nil, &out, &errOut, twoGPUs().hooks()); code != 0 || errOut.String() != "" {
 		t.Fatalf("two GPUs: exit %d, stderr %q", code, errOut.String())
 	}
-	for _, want := range []string{"GPU 0    Fake H100", "GPU 1    Fake A100", "108 SMs", "CPU ", "logical CPUs",
-		"CPU path " + cpu.EightfoldPath()} {
+	for _, want := range []string{"GPU 0      Fake H100", "GPU 1      Fake A100", "108 SMs", "CPU ", "logical CPUs",
+		"CPU search " + cpu.EightfoldPath()} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out.String())
 		}
@@ -582,15 +619,25 @@ func TestDevicesCommand(t *testing.T) {
 		env.CPUSearch != cpu.EightfoldPath() {
 		t.Errorf("-json: %v, %+v", err, env)
 	}
-	out.Reset()
-	code := runDevicesWith(context.Background(), nil, &out, &errOut, noCUDA().hooks())
-	r := result{code, "", errOut.String()}
-	wantOneErrorLine(t, r, exitRuntime)
-	if want := "no GPU to count on: built without CUDA; to use a GPU: " + gpu.Fix(gpu.ErrNoCUDA); !strings.Contains(r.stderr, want) {
-		t.Errorf("stderr %q, want %q", r.stderr, want)
-	}
-	if !strings.Contains(out.String(), "CPU ") {
-		t.Errorf("without a GPU the CPU is still listed:\n%s", out.String())
+	// Without a GPU, devices says the fallback line's cause and fix on
+	// stderr, and the driver's details in its GPU row.
+	for _, env := range []*fakeEnv{noCUDA(), {devErr: libraryWithoutModule}} {
+		out.Reset()
+		errOut.Reset()
+		code := runDevicesWith(context.Background(), nil, &out, &errOut, env.hooks())
+		r := result{code, "", errOut.String()}
+		wantOneErrorLine(t, r, exitRuntime)
+		want := "nqueens-gpu: no GPU to count on: " + gpu.Cause(env.devErr) + "; to use a GPU, " + gpu.Fix(env.devErr) + "\n"
+		if r.stderr != want {
+			t.Errorf("stderr %q, want %q", r.stderr, want)
+		}
+		c := runFake(env, "-n", "8", "-device", "0")
+		if _, line, _ := strings.Cut(c.stderr, "): "); "nqueens-gpu: no GPU to count on: "+line != want {
+			t.Errorf("devices says %q, the fallback line %q", r.stderr, c.stderr)
+		}
+		if !strings.Contains(out.String(), "\n  GPU        none: "+env.devErr.Error()+"\n") || !strings.Contains(out.String(), "CPU ") {
+			t.Errorf("without a GPU the CPU is listed, and the GPU row has the details:\n%s", out.String())
+		}
 	}
 	out.Reset()
 	errOut.Reset()

@@ -281,10 +281,10 @@ func TestBenchText(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
 	for _, want := range []string{
-		"environment\n", "CPU ", "Go ", "commit ", "GPU      none",
+		"environment\n", "CPU ", "Go ", "commit ", "GPU        none",
 		"cpu eightfold: backend cpu, device cpu, 4 workers; start-up 2ms",
-		"95% CI of mean", "nodes/s",
-		"\n  6                    4    2        2ms              2ms .. 2ms        2ms         0s        2ms        2ms      n/a\n",
+		"    mean    geomean       95% CI of geomean", "nodes/s",
+		"\n  6                    4    2        2ms        2ms              2ms .. 2ms        2ms         0s        2ms        2ms      n/a\n",
 		"\n  7                   40    2",
 		"Task enumeration runs alongside",
 	} {
@@ -370,7 +370,7 @@ func TestBenchGPU(t *testing.T) {
 	}
 
 	wantFailure(t, runBenchFake(oneFakeGPU(), "-n", "8", "-device", "0", "-algo", "bitmap"), exitUsage, "no GPU kernel")
-	if r := runBenchFake(oneFakeGPU(), "-n", "8", "-device", "3", "-runs", "1", "-json"); r.code != 0 || !strings.Contains(r.stderr, "no GPU 3 (found 1 GPU: 0 (Fake H100))") {
+	if r := runBenchFake(oneFakeGPU(), "-n", "8", "-device", "3", "-runs", "1", "-json"); r.code != 0 || !strings.Contains(r.stderr, "no GPU 3 (the driver sees GPU 0)") {
 		t.Errorf("-device 3 of 1 GPU: exit %d, stderr %q; want the fallback line", r.code, r.stderr)
 	}
 }
@@ -381,7 +381,7 @@ func TestBenchFallback(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
-	if strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, "running on the CPU with 4 workers") {
+	if strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, "counting on the CPU (4 workers)") {
 		t.Errorf("stderr %q, want one fallback line", r.stderr)
 	}
 	d, err := report.Read(strings.NewReader(r.stdout))

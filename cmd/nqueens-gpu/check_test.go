@@ -247,7 +247,7 @@ func TestCheckOutputFile(t *testing.T) {
 
 func TestCheckFallback(t *testing.T) {
 	r := runCheckFake(noGPUFake(), "-n", "8", "-device", "0")
-	if r.code != 0 || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, "running on the CPU") {
+	if r.code != 0 || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, "counting on the CPU") {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
 	if !strings.Contains(r.stdout, "cpu symmetry (gpu0 fallback)") || !strings.Contains(r.stdout, "Note: -device 0 ran on the CPU, not on a GPU") {

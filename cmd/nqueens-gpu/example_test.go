@@ -4,13 +4,18 @@ import (
 	"context"
 	"os"
 	"time"
+
+	"github.com/nqueens-gpu/nqueens-gpu/internal/buildinfo"
 )
 
 // exampleHooks are the real solvers with a clock that always reports a
-// quarter of a second, so that the examples' output does not vary.
+// quarter of a second and ends every count at the same instant, and a
+// fixed build, so that the examples' output does not vary.
 func exampleHooks() hooks {
 	h := defaultHooks()
 	h.Since = func(time.Time) time.Duration { return 250 * time.Millisecond }
+	h.Now = func() time.Time { return time.Date(2026, 12, 1, 9, 30, 0, 0, time.UTC) }
+	h.Build = buildinfo.Info{Version: "v1.0.0", Commit: "b7b7392d0294d3f4623207f439f9465d6da5fbfc", Go: "go1.26.8", CUDA: "none"}
 	return h
 }
 
@@ -39,15 +44,17 @@ func Example_verbose() {
 	//  8:                    92                    12             0             1                    11      00:00:00.250
 }
 
-// With -json every N is one JSON object on its own line.
+// With -json every N is one JSON object on its own line, which says what
+// counted it (backend, algorithm, device, workers), which build of the
+// program, and when the count ended.
 func Example_json() {
-	runWith(context.Background(), []string{"-n", "4-8", "-json", "-algo", "symmetry"}, os.Stdout, os.Stderr, exampleHooks())
+	runWith(context.Background(), []string{"-n", "4-8", "-json", "-algo", "symmetry", "-workers", "2"}, os.Stdout, os.Stderr, exampleHooks())
 	// Output:
-	// {"n":4,"total":2,"unique":1,"count1":0,"count2":1,"count4":0,"count8":0,"seconds":0.25,"backend":"cpu","algo":"symmetry","device":"cpu"}
-	// {"n":5,"total":10,"unique":2,"count1":0,"count2":1,"count4":0,"count8":1,"seconds":0.25,"backend":"cpu","algo":"symmetry","device":"cpu"}
-	// {"n":6,"total":4,"unique":1,"count1":0,"count2":0,"count4":1,"count8":0,"seconds":0.25,"backend":"cpu","algo":"symmetry","device":"cpu"}
-	// {"n":7,"total":40,"unique":6,"count1":0,"count2":0,"count4":2,"count8":4,"seconds":0.25,"backend":"cpu","algo":"symmetry","device":"cpu"}
-	// {"n":8,"total":92,"unique":12,"count1":0,"count2":0,"count4":1,"count8":11,"seconds":0.25,"backend":"cpu","algo":"symmetry","device":"cpu"}
+	// {"n":4,"total":2,"unique":1,"count1":0,"count2":1,"count4":0,"count8":0,"seconds":0.25,"backend":"cpu","algo":"symmetry","device":"cpu","version":"v1.0.0","commit":"b7b7392d0294d3f4623207f439f9465d6da5fbfc","workers":2,"finished":"2026-12-01T09:30:00Z"}
+	// {"n":5,"total":10,"unique":2,"count1":0,"count2":1,"count4":0,"count8":1,"seconds":0.25,"backend":"cpu","algo":"symmetry","device":"cpu","version":"v1.0.0","commit":"b7b7392d0294d3f4623207f439f9465d6da5fbfc","workers":2,"finished":"2026-12-01T09:30:00Z"}
+	// {"n":6,"total":4,"unique":1,"count1":0,"count2":0,"count4":1,"count8":0,"seconds":0.25,"backend":"cpu","algo":"symmetry","device":"cpu","version":"v1.0.0","commit":"b7b7392d0294d3f4623207f439f9465d6da5fbfc","workers":2,"finished":"2026-12-01T09:30:00Z"}
+	// {"n":7,"total":40,"unique":6,"count1":0,"count2":0,"count4":2,"count8":4,"seconds":0.25,"backend":"cpu","algo":"symmetry","device":"cpu","version":"v1.0.0","commit":"b7b7392d0294d3f4623207f439f9465d6da5fbfc","workers":2,"finished":"2026-12-01T09:30:00Z"}
+	// {"n":8,"total":92,"unique":12,"count1":0,"count2":0,"count4":1,"count8":11,"seconds":0.25,"backend":"cpu","algo":"symmetry","device":"cpu","version":"v1.0.0","commit":"b7b7392d0294d3f4623207f439f9465d6da5fbfc","workers":2,"finished":"2026-12-01T09:30:00Z"}
 }
 
 // With -print the boards follow the row of their N: the column list (entry

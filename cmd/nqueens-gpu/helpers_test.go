@@ -142,6 +142,7 @@ func (f *fakeEnv) drivers(tune gpu.Tuning) device.Drivers {
 			return nil, errors.New("fake: no such device")
 		},
 		GPUAlgos: gpu.Algos(),
+		Cause:    gpu.Cause,
 		Fix:      gpu.Fix,
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -8,8 +9,10 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -24,11 +27,15 @@ import (
 )
 
 // beMain makes the test binary run the program instead of the tests, so
-// that tests can start it as a process of its own and send it signals.
+// that tests can start it as a process of its own and send it signals; it
+// accepts checkpoint intervals under the real program's second.
 const beMain = "NQUEENS_GPU_TEST_BE_MAIN"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(beMain) == "1" {
+		// The tests checkpoint every 20 ms to stop a short count
+		// between checkpoints.
+		minCheckpointInterval = time.Millisecond
 		main()
 		return
 	}
@@ -117,13 +124,20 @@ func TestKill9Resume(t *testing.T) {
 	}
 	t.Logf("killed with %d of %d batches saved", s.Body.DoneBatches, s.Body.Job.Batches)
 
-	out, err := program(append(args[:len(args)-2], "-json")...).Output()
+	wantResumed(t, append(args[:len(args)-2], "-json"), ck, n, 2)
+}
+
+// wantResumed runs the program with args (with -json) to the end: the
+// counts of n must be the published ones, and the checkpoint ck complete
+// after runs runs.
+func wantResumed(t *testing.T, args []string, ck string, n, runs int) {
+	t.Helper()
+	out, err := program(args...).Output()
 	if err != nil {
 		t.Fatalf("resumed run: %v", err)
 	}
 	wantKnown(t, string(out), n)
-	s, err = readCheckpoint(ck)
-	if err != nil || !s.Body.Complete || s.Body.Runs != 2 || s.Body.DoneBatches != s.Body.Job.Batches {
+	if s, err := readCheckpoint(ck); err != nil || !s.Body.Complete || s.Body.Runs != runs || s.Body.DoneBatches != s.Body.Job.Batches {
 		t.Errorf("final checkpoint %+v, %v", s, err)
 	}
 }
@@ -154,7 +168,7 @@ func TestSignalsResume(t *testing.T) {
 		lines := strings.Split(strings.TrimSuffix(errOut.String(), "\n"), "\n")
 		re := regexp.MustCompile(`^nqueens-gpu: interrupted by ` + name + ` while counting N=16: (\d+) of (\d+) batches done, saved in ` + regexp.QuoteMeta(ck) + `$`)
 		if code != wantCode || out.Len() != 0 || len(lines) != 2 || !re.MatchString(lines[0]) ||
-			lines[1] != "nqueens-gpu: resume with: nqueens-gpu "+strings.Join(args, " ") {
+			lines[1] != "nqueens-gpu: resume with: "+app.CommandLine(os.Args[0], args) {
 			t.Fatalf("%v: exit %d, stdout %q, stderr %q", sig, code, out.String(), errOut.String())
 		}
 		s, err := readCheckpoint(ck)
@@ -164,13 +178,115 @@ func TestSignalsResume(t *testing.T) {
 		}
 		done = s.Body.DoneBatches
 	}
-	out, err := program(args...).Output()
+	wantResumed(t, args, ck, n, 3)
+}
+
+// A dropped SSH session's SIGHUP stops a checkpointed count as SIGINT and
+// SIGTERM do: the checkpoint saved with every batch finished (with an
+// hour between checkpoints, the only save is the one on the signal), the
+// lock released, exit status 129; the resumed count is exact.
+func TestHangupSavesCheckpoint(t *testing.T) {
+	const n = 17
+	dir := t.TempDir()
+	ck := filepath.Join(dir, "ck.json")
+	args := []string{"-n", fmt.Sprint(n), "-workers", "1", "-json", "-checkpoint", ck, "-checkpoint-interval", "1h", "-progress-interval", "1s"}
+	cmd := program(args...)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	stderr, err := cmd.StderrPipe()
 	if err != nil {
-		t.Fatalf("resumed run: %v", err)
+		t.Fatal(err)
 	}
-	wantKnown(t, string(out), n)
-	if s, _ := readCheckpoint(ck); !s.Body.Complete || s.Body.Runs != 3 {
-		t.Errorf("final checkpoint %+v", s)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait for a status line with batches done, then hang up.
+	status := regexp.MustCompile(`^nqueens-gpu: N=17 eightfold: [\d.]+% \((\d+) of \d+ batches`)
+	sc := bufio.NewScanner(stderr)
+	seen := 0
+	var lines []string
+	for seen == 0 && sc.Scan() {
+		lines = append(lines, sc.Text())
+		if m := status.FindStringSubmatch(sc.Text()); m != nil {
+			seen, _ = strconv.Atoi(m[1])
+		}
+	}
+	if seen == 0 {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("no status line with batches done: %q", lines)
+	}
+	cmd.Process.Signal(syscall.SIGHUP)
+	var last string
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		last = sc.Text()
+	}
+	cmd.Wait()
+	s, err := readCheckpoint(ck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("nqueens-gpu: interrupted by SIGHUP while counting N=17: %d of %d batches done, saved in %s", s.Body.DoneBatches, s.Body.Job.Batches, ck)
+	if code := cmd.ProcessState.ExitCode(); code != exitHangup || out.Len() != 0 || len(lines) < 2 || lines[len(lines)-2] != want ||
+		last != "nqueens-gpu: resume with: "+app.CommandLine(os.Args[0], args) {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want 129 and %q", code, out.String(), lines, want)
+	}
+	if s.Body.Complete || s.Body.DoneBatches < seen {
+		t.Errorf("checkpoint holds %d batches, %d were done before the signal", s.Body.DoneBatches, seen)
+	}
+	if _, err := os.Stat(ck + ".lock"); !os.IsNotExist(err) {
+		t.Errorf("the lock file is still there: %v", err)
+	}
+	wantResumed(t, args, ck, n, 2)
+}
+
+// Started with SIGHUP ignored, as by nohup, a checkpointed count keeps
+// counting through a SIGHUP and ends with the exact counts.
+func TestNohupKeepsCounting(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh here")
+	}
+	const n = 16
+	ck := filepath.Join(t.TempDir(), "ck.json")
+	args := []string{"-n", fmt.Sprint(n), "-workers", "1", "-json", "-quiet", "-checkpoint", ck, "-checkpoint-interval", "20ms"}
+	// trap '' HUP: the shell ignores SIGHUP, and exec keeps it ignored.
+	cmd := exec.Command("sh", append([]string{"-c", `trap '' HUP; exec "$0" "$@"`, os.Args[0]}, args...)...)
+	cmd.Env = append(os.Environ(), beMain+"=1")
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s := waitForBatches(t, ck, 1, 0.1)
+	if s.Body.Complete {
+		t.Fatal("the count ended before the signal")
+	}
+	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%v, stderr %q", err, errOut.String())
+	}
+	wantKnown(t, out.String(), n)
+	if s, _ := readCheckpoint(ck); errOut.Len() != 0 || !s.Body.Complete || s.Body.Runs != 1 {
+		t.Errorf("stderr %q, checkpoint %+v", errOut.String(), s)
+	}
+}
+
+// SIGHUP stops a run like SIGINT and SIGTERM, unless it was ignored when
+// the program started: Notify would catch it again.
+func TestStopSignals(t *testing.T) {
+	defer signal.Reset(syscall.SIGHUP)
+	if got := stopSignals(); !slices.Contains(got, os.Signal(syscall.SIGHUP)) || len(got) != 3 {
+		t.Errorf("stop signals %v, want SIGINT, SIGTERM and SIGHUP", got)
+	}
+	signal.Ignore(syscall.SIGHUP)
+	if got := stopSignals(); slices.Contains(got, os.Signal(syscall.SIGHUP)) || len(got) != 2 {
+		t.Errorf("with SIGHUP ignored: stop signals %v, want SIGINT and SIGTERM", got)
+	}
+	if code := app.ExitCode(&app.Interrupted{Signal: syscall.SIGHUP}); code != 129 {
+		t.Errorf("exit status %d for SIGHUP, want 129", code)
 	}
 }
 
@@ -236,9 +352,13 @@ func TestCheckpointRefusedCLI(t *testing.T) {
 			}
 		})
 	}
-	// A checkpoint that cannot be written stops the count at once.
+	// A checkpoint that cannot be written stops the count at once; with
+	// no file there, the message speaks of none.
 	r = runReal("-n", "10", "-checkpoint", filepath.Join(dir, "no", "such", "dir", "ck"))
 	wantOneErrorLine(t, r, exitRuntime)
+	if !strings.Contains(r.stderr, "cannot be written: the directory of ") || strings.Contains(r.stderr, "the file") {
+		t.Errorf("a checkpoint in a missing directory: %q", r.stderr)
+	}
 }
 
 // A count cancelled midway (as by SIGTERM) saves its checkpoint, says how
@@ -291,9 +411,12 @@ func TestInterruptSavesCheckpoint(t *testing.T) {
 }
 
 func TestCommandLine(t *testing.T) {
-	got := app.CommandLine([]string{"-n", "20", "-checkpoint", "my run's file.ckpt", "-device", "all,cpu", "-shard", "1/4", ""})
+	got := app.CommandLine("", []string{"-n", "20", "-checkpoint", "my run's file.ckpt", "-device", "all,cpu", "-shard", "1/4", ""})
 	want := `nqueens-gpu -n 20 -checkpoint 'my run'\''s file.ckpt' -device all,cpu -shard 1/4 ''`
 	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if got, want := app.CommandLine("./bin/my nqueens", []string{"-n", "8"}), `'./bin/my nqueens' -n 8`; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
@@ -325,8 +448,11 @@ func TestShardsMerge(t *testing.T) {
 				t.Fatalf("%s N=%d merge: exit %d, stderr %q", algo, n, code, errOut.String())
 			}
 			got, want := decodeJSON(t, out.String()), decodeJSON(t, whole.stdout)
+			// The same record but for the time, the workers and the
+			// time it ended, which a merge does not know.
 			got[0].Seconds, want[0].Seconds = 0, 0
-			if got[0] != want[0] {
+			want[0].Workers, want[0].Finished = 0, time.Time{}
+			if got[0] != want[0] || got[0].Version == "" {
 				t.Errorf("%s N=%d: merged %+v, whole %+v", algo, n, got[0], want[0])
 			}
 		}
@@ -350,6 +476,13 @@ func TestMergeCLI(t *testing.T) {
 	os.WriteFile(other, []byte(runReal("-n", "11", "-json", "-shard", "3/4").stdout), 0o644)
 	count := filepath.Join(dir, "count.json")
 	os.WriteFile(count, []byte(runReal("-n", "12", "-json").stdout), 0o644)
+	// A shard result pretty-printed, as jq . or an editor writes it.
+	var pretty bytes.Buffer
+	if data, _ := os.ReadFile(files[3]); json.Indent(&pretty, bytes.TrimSpace(data), "", "  ") != nil {
+		t.Fatal("cannot indent the shard result")
+	}
+	indented := filepath.Join(dir, "pretty.json")
+	os.WriteFile(indented, pretty.Bytes(), 0o644)
 
 	merge := func(args ...string) result {
 		var out, errOut bytes.Buffer
@@ -357,7 +490,7 @@ func TestMergeCLI(t *testing.T) {
 		return result{code, out.String(), errOut.String()}
 	}
 	// Table output, with flags anywhere, and one file holding every shard.
-	for _, args := range [][]string{append([]string{"-v"}, files...), append(files, "-v"), {one, "-v"}} {
+	for _, args := range [][]string{append([]string{"-v"}, files...), append(files, "-v"), {one, "-v"}, append(append([]string{"-v"}, files[:3]...), indented)} {
 		r := merge(args...)
 		want := "12:                 14200                  1787             4            18                  1765"
 		if r.code != 0 || r.stderr != "" || !strings.Contains(r.stdout, want) || !strings.HasPrefix(r.stdout, " N:") {
@@ -370,7 +503,7 @@ func TestMergeCLI(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{"missing", files[:3], exitRuntime, "merge: shard 3 of 4 missing (have 3 of 4)"},
+		{"missing", files[:3], exitRuntime, "merge: shard 3/4 is missing: the files hold 3 of the job's 4 shards"},
 		{"duplicated", append(append([]string(nil), files...), files[2]), exitRuntime, "shard 2/4 is there twice: " + files[2] + " and " + files[2]},
 		{"mismatched", append(append([]string(nil), files[:3]...), other), exitRuntime, "is for N=11"},
 		{"a count, not a shard", append(append([]string(nil), files[:3]...), count), exitRuntime, "is not a shard result"},
@@ -449,5 +582,74 @@ func TestProgressLargeNFromStart(t *testing.T) {
 		if code != exitInterrupted || !line.MatchString(first) {
 			t.Errorf("N=%d: exit %d, first line\n%q, want it to match\n%s", n, code, first, line)
 		}
+	}
+}
+
+// At N=28 on the CPU the fallback line and the first progress line give
+// the same estimate of the count's time, in years.
+func TestOneEstimateN28(t *testing.T) {
+	defer func(min time.Duration) { minProgressInterval = min }(minProgressInterval)
+	minProgressInterval = time.Millisecond
+	env := noCUDA()
+	env.cpuCount = func(ctx context.Context, spec nq.Spec, sel func(int) bool, done func([]int, nq.Partial)) error {
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	h := env.hooks()
+	h.Plan = nil // the job's own: plan.Known's task count from the start
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(150*time.Millisecond, cancel)
+	var out, errOut bytes.Buffer
+	code := runWith(ctx, []string{"-n", "28", "-device", "0", "-progress-interval", "20ms"}, &out, &errOut, h)
+	lines := strings.Split(errOut.String(), "\n")
+	fallback := regexp.MustCompile(`^nqueens-gpu: counting on the CPU \(3 workers, about (\d[\d.]* years) for N=28\): `)
+	progress := regexp.MustCompile(`^nqueens-gpu: N=28 eightfold: .*, left about (\d[\d.]* years) \(estimate\)$`)
+	if code != exitInterrupted || len(lines) < 2 {
+		t.Fatalf("exit %d, stderr %q", code, errOut.String())
+	}
+	f, p := fallback.FindStringSubmatch(lines[0]), progress.FindStringSubmatch(lines[1])
+	if f == nil || p == nil || f[1] != p[1] {
+		t.Errorf("the fallback line\n%q\nand the progress line\n%q\ndo not give one estimate in years", lines[0], lines[1])
+	}
+}
+
+// A count stopped by a signal names the command as the user typed it:
+// with a checkpoint to resume it, without one to suggest -checkpoint for
+// next time (a range is counted one N at a time with one).
+func TestInterruptHints(t *testing.T) {
+	env := noCUDA()
+	h := env.hooks()
+	var cancel context.CancelCauseFunc
+	env.cpuCount = func(c context.Context, spec nq.Spec, sel func(int) bool, done func([]int, nq.Partial)) error {
+		if spec.N == 9 {
+			cancel(app.SignalCause{Signal: syscall.SIGINT})
+			return c.Err()
+		}
+		fakeBatch(spec.N, spec.Algo, sel, done)
+		return nil
+	}
+	ck := filepath.Join(t.TempDir(), "ck")
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-n", "9", "-json"}, "nqueens-gpu: interrupted by SIGINT while counting N=9\n" +
+			"nqueens-gpu: nothing was saved; a count with -checkpoint can be resumed: ./bin/nqueens-gpu -n 9 -json -checkpoint n9.ckpt\n"},
+		{[]string{"-n", "9", "-shard", "1/4", "-json"}, "nqueens-gpu: interrupted by SIGINT while counting N=9\n" +
+			"nqueens-gpu: nothing was saved; a count with -checkpoint can be resumed: ./bin/nqueens-gpu -n 9 -shard 1/4 -json -checkpoint n9-shard1.ckpt\n"},
+		{[]string{"-n", "8-10", "-json"}, "nqueens-gpu: interrupted by SIGINT while counting N=9\n" +
+			"nqueens-gpu: nothing was saved; a count of one N with -checkpoint can be resumed (-n 9 -checkpoint n9.ckpt)\n"},
+		{[]string{"-n", "9", "-checkpoint", ck}, "nqueens-gpu: interrupted by SIGINT while counting N=9: 1 of 2 batches done, saved in " + ck + "\n" +
+			"nqueens-gpu: resume with: ./bin/nqueens-gpu -n 9 -checkpoint " + ck + "\n"},
+	}
+	for _, tt := range tests {
+		var ctx context.Context
+		ctx, cancel = context.WithCancelCause(context.Background())
+		var out, errOut bytes.Buffer
+		code := runAs(ctx, "./bin/nqueens-gpu", tt.args, &out, &errOut, h)
+		if code != exitInterrupted || errOut.String() != tt.want {
+			t.Errorf("%v: exit %d, stderr\n%q, want\n%q", tt.args, code, errOut.String(), tt.want)
+		}
+		cancel(nil)
 	}
 }

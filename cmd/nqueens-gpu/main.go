@@ -9,8 +9,9 @@
 //	nqueens-gpu -n 1-12 -json
 //
 // Run "nqueens-gpu -h" for every flag and the output formats. The exit status
-// is 0 on success, 1 on a runtime error, 2 on a usage error, 130 when the
-// run was interrupted by SIGINT and 143 when by SIGTERM.
+// is 0 on success, 1 on a runtime error, 2 on a usage error, and 128 plus
+// the signal's number when a signal stopped the run: 129 for SIGHUP, 130
+// for SIGINT, 143 for SIGTERM.
 package main
 
 import (
@@ -24,7 +25,6 @@ import (
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/app"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil"
-	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 )
 
 const progName = app.Program
@@ -34,6 +34,7 @@ const (
 	exitOK          = app.ExitOK
 	exitRuntime     = app.ExitRuntime
 	exitUsage       = app.ExitUsage
+	exitHangup      = 128 + int(syscall.SIGHUP)
 	exitInterrupted = 128 + int(syscall.SIGINT)
 	exitTerminated  = 128 + int(syscall.SIGTERM)
 )
@@ -45,16 +46,18 @@ func main() {
 		printError(os.Stderr, err.Error())
 		os.Exit(exitRuntime)
 	}
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[0], os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// run is the whole program: it parses args, counts, writes the results to
-// stdout and diagnostics to stderr, and returns the exit status.
-func run(args []string, stdout, stderr io.Writer) int {
+// run is the whole program, started as name (os.Args[0], for the resume
+// hint): it parses args, counts, writes the results to stdout and
+// diagnostics to stderr, and returns the exit status.
+func run(name string, args []string, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
+	stops := stopSignals()
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sigs, stops...)
 	defer signal.Stop(sigs)
 	go func() {
 		select {
@@ -64,7 +67,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			// process at once even if a solver is slow to notice (a
 			// checkpoint being written then stays the one before:
 			// files are replaced atomically).
-			signal.Reset(os.Interrupt, syscall.SIGTERM)
+			signal.Reset(stops...)
 			cancel(app.SignalCause{Signal: sig})
 		case <-ctx.Done():
 		}
@@ -74,7 +77,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return sub(ctx, args[1:], stdout, stderr)
 		}
 	}
-	return runWith(ctx, args, stdout, stderr, defaultHooks())
+	return runAs(ctx, name, args, stdout, stderr, defaultHooks())
+}
+
+// stopSignals are the signals that stop a run in order (the checkpoint
+// saved, its lock released, exit 128 + the signal's number): SIGINT,
+// SIGTERM and SIGHUP, which a closed terminal or a dropped SSH session
+// sends. A SIGHUP ignored when the program started (nohup) stays ignored:
+// Notify would catch it again.
+func stopSignals() []os.Signal {
+	sigs := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	if !signal.Ignored(syscall.SIGHUP) {
+		sigs = append(sigs, syscall.SIGHUP)
+	}
+	return sigs
 }
 
 // subcommands maps the first argument of `nqueens-gpu NAME ...` to the
@@ -85,38 +101,15 @@ var subcommands = map[string]func(ctx context.Context, args []string, stdout, st
 	"bench":   runBench,
 	"check":   runCheck,
 	"devices": runDevices,
-}
-
-// buildCommit and buildModified are set by the Makefile (-ldflags -X) to
-// the git commit the binary was built from and "true" if the tree had
-// uncommitted changes to tracked files.
-var buildCommit, buildModified string
-
-// programVersion is the version that checkpoints and shard results
-// record: the commit the Makefile stamps into the binary (buildCommit,
-// with "+dirty" for uncommitted changes), else what the Go build info
-// says (job.Version).
-func programVersion() string {
-	if c := buildCommit; c != "" {
-		if len(c) > 12 {
-			c = c[:12]
-		}
-		if buildModified == "true" {
-			c += "+dirty"
-		}
-		return c
-	}
-	return job.Version()
+	"version": runVersion,
 }
 
 // hooks are the program's ties to the devices and the clock; tests
 // replace them.
 type hooks = app.Hooks
 
-// defaultHooks are the real devices and clock, and this build's version.
-func defaultHooks() hooks {
-	return hooks{Version: programVersion(), Build: app.Build{Commit: buildCommit, Modified: buildModified == "true"}}
-}
+// defaultHooks are the real devices and clock, and this binary's build.
+func defaultHooks() hooks { return hooks{} }
 
 // done ends a command: it prints err (one line, and its hint), pointing a
 // usage error to the help of sub ("" for the count), and returns the exit

@@ -46,7 +46,8 @@ func TestInterrupt(t *testing.T) {
 	if code != exitInterrupted {
 		t.Errorf("exit %d, want %d", code, exitInterrupted)
 	}
-	if errOut.String() != "nqueens-gpu: interrupted while counting N=6\n" {
+	if errOut.String() != "nqueens-gpu: interrupted while counting N=6\n"+
+		"nqueens-gpu: nothing was saved; a count of one N with -checkpoint can be resumed (-n 6 -checkpoint n6.ckpt)\n" {
 		t.Errorf("stderr %q", errOut.String())
 	}
 	if got := lines(out.String()); len(got) != 3 || !strings.HasPrefix(got[2], " 5:") {

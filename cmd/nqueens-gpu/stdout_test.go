@@ -40,7 +40,7 @@ func TestStdoutFails(t *testing.T) {
 		{"-n", "5"}, {"-n", "5", "-json"}, {"-n", "4", "-print"},
 		{"check", "-n", "4-5"}, {"check", "-n", "4-5", "-json"},
 		{"bench", "-n", "4", "-runs", "1", "-warmup", "0"}, {"bench", "-n", "4", "-runs", "1", "-warmup", "0", "-json"},
-		{"merge", shard}, {"devices", "-json"},
+		{"merge", shard}, {"devices", "-json"}, {"version"}, {"-version"},
 	}
 	for _, args := range commands {
 		for _, how := range []string{"/dev/full", "closed"} {

@@ -163,7 +163,7 @@ func measureDevices(ctx context.Context, opt BenchOptions, set device.Set, h Hoo
 // measureSeries times every series of the opened devices devs.
 func measureSeries(ctx context.Context, opt BenchOptions, set device.Set, devs *device.Devices, startup time.Duration, h Hooks,
 	doc *report.Document, text, stderr io.Writer) error {
-	reportOpen(stderr, devs, "")
+	reportOpen(stderr, devs, "", false)
 	series, err := benchSeries(opt, set, devs, doc, startup)
 	if err != nil {
 		return err

@@ -159,7 +159,7 @@ func openCheckColumns(opt CheckOptions, h Hooks, stderr io.Writer) (cols []check
 			return err
 		}
 		opened = append(opened, devs)
-		reportOpen(stderr, devs, "")
+		reportOpen(stderr, devs, "", false)
 		for _, a := range algos {
 			if err := devs.Check(a); err != nil {
 				return err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
@@ -50,6 +51,9 @@ type CountOptions struct {
 	// Args is the command line without the program's name, for the
 	// checkpoint and the resume hint.
 	Args []string
+	// Name is the program as the user typed it (os.Args[0], such as
+	// ./bin/nqueens-gpu), for the resume hint; "" means Program.
+	Name string
 }
 
 // Count counts every N of opt in turn on the devices opt asks for and
@@ -72,7 +76,7 @@ func Count(ctx context.Context, opt CountOptions, stdout, stderr io.Writer, h Ho
 		return err
 	}
 	defer devs.Close()
-	reportOpen(stderr, devs, cpuEstimate(opt.Lo, opt.Hi, devs))
+	reportOpen(stderr, devs, cpuEstimate(opt.Lo, opt.Hi, devs), opt.Verbose)
 	c := counter{opt: opt, devs: devs, h: h, stdout: stdout, stderr: stderr, out: resultWriter(opt, devs, h, stdout)}
 	for n := opt.Lo; n <= opt.Hi; n++ {
 		if ctx.Err() != nil {
@@ -86,23 +90,30 @@ func Count(ctx context.Context, opt CountOptions, stdout, stderr io.Writer, h Ho
 }
 
 // resultWriter is the writer of opt's results: shard records, JSON or
-// the table.
+// the table. Records carry the build and, JSON records, when each N ended.
 func resultWriter(opt CountOptions, devs *device.Devices, h Hooks, stdout io.Writer) report.ResultWriter {
-	o := report.Origin{Backend: devs.Kind, Device: devs.Device, DeviceName: devs.DeviceName, Algo: devs.Algo}
+	o := report.Origin{Backend: devs.Kind, Device: devs.Device, DeviceName: devs.DeviceName, Algo: devs.Algo,
+		Workers: devs.CPUWorkers, Build: h.Build}
 	switch {
 	case opt.Sharded:
-		return &report.Shard{W: stdout, JSON: opt.JSON, Origin: o, Shard: opt.Shard, Version: h.Version, Program: Program}
+		return &report.Shard{W: stdout, JSON: opt.JSON, Origin: o, Shard: opt.Shard, Program: Program}
 	case opt.JSON:
-		return report.NewJSON(stdout, o)
+		j := report.NewJSON(stdout, o)
+		j.Now = h.Now
+		return j
 	}
 	return report.NewTable(stdout, opt.Verbose)
 }
 
 // reportOpen writes the one line of a fallback to the CPU (with estimate,
-// when not ""), or one line per GPU left out of several.
-func reportOpen(stderr io.Writer, devs *device.Devices, estimate string) {
+// when not ""), and with verbose a second with the driver's details, or
+// one line per GPU left out of several.
+func reportOpen(stderr io.Writer, devs *device.Devices, estimate string, verbose bool) {
 	if line := devs.FallbackLine(estimate); line != "" {
 		PrintError(stderr, line)
+		if verbose && devs.FallbackDetail != "" {
+			PrintError(stderr, "the driver said: "+devs.FallbackDetail)
+		}
 	}
 	for _, l := range devs.LeftOut {
 		PrintError(stderr, l)
@@ -200,7 +211,7 @@ func (c *counter) progress(n int, j *job.Job) *progress.Reporter {
 	}
 	return progress.Start(progress.Options{W: c.stderr, Prefix: Program, Label: label,
 		Bar: c.h.IsTerminal(c.stderr), Interval: c.opt.ProgressInterval, Status: j.Status,
-		Estimate: countEstimate(c.devs, n, c.opt.Shard)})
+		Expected: expectedSeconds(c.devs, n, c.opt.Shard)})
 }
 
 // failed is the error of a count of n that Run ended with err: an
@@ -212,7 +223,7 @@ func (c *counter) failed(ctx context.Context, n int, res job.Result, err error) 
 	}
 	err = fmt.Errorf("N=%d: %w", n, err)
 	if res.Saved && res.Batches > 0 {
-		return &hinted{err, fmt.Sprintf("%d batches done are saved in %s; resume with: %s", res.Batches, c.opt.Checkpoint, CommandLine(c.opt.Args))}
+		return &hinted{err, fmt.Sprintf("%d batches done are saved in %s; resume with: %s", res.Batches, c.opt.Checkpoint, CommandLine(c.opt.Name, c.opt.Args))}
 	}
 	return err
 }
@@ -222,15 +233,32 @@ func (c *counter) failed(ctx context.Context, n int, res job.Result, err error) 
 func (c *counter) interrupted(ctx context.Context, n int, res job.Result) error {
 	switch {
 	case c.opt.Checkpoint == "":
-		return interrupted(ctx, "interrupted%s while counting N=%d", n)
+		e := interrupted(ctx, "interrupted%s while counting N=%d", n)
+		e.Hint = c.checkpointHint(n)
+		return e
 	case res.Saved:
 		total := c.opt.Shard.Batches(res.Plan.Batches)
 		e := interrupted(ctx, "interrupted%s while counting N=%d: %d of %d batches done, saved in %s%s",
 			n, res.Batches, total, c.opt.Checkpoint, droppedText(res.Dropped))
-		e.Hint = "resume with: " + CommandLine(c.opt.Args)
+		e.Hint = "resume with: " + CommandLine(c.opt.Name, c.opt.Args)
 		return e
 	}
 	return interrupted(ctx, "interrupted%s while counting N=%d; the checkpoint %s could not be written", n, c.opt.Checkpoint)
+}
+
+// checkpointHint suggests a checkpoint to a count of n stopped without
+// one: the command again with -checkpoint, for a single N, or the count
+// of n alone with one.
+func (c *counter) checkpointHint(n int) string {
+	file := fmt.Sprintf("n%d.ckpt", n)
+	if c.opt.Sharded {
+		file = fmt.Sprintf("n%d-shard%d.ckpt", n, c.opt.Shard.Index)
+	}
+	if c.opt.Lo != c.opt.Hi {
+		return fmt.Sprintf("nothing was saved; a count of one N with -checkpoint can be resumed (-n %d -checkpoint %s)", n, file)
+	}
+	args := append(slices.Clone(c.opt.Args), "-checkpoint", file)
+	return "nothing was saved; a count with -checkpoint can be resumed: " + CommandLine(c.opt.Name, args)
 }
 
 // write reports the result of n: the nodes with -gpu-nodes, a note on a
@@ -297,11 +325,11 @@ func droppedText(dropped int) string {
 	return fmt.Sprintf("; %d batches in hand were dropped and are counted again on resume", dropped)
 }
 
-// countEstimate is the expected time of a count of n on devs for the
-// progress reports' time left before a rate is measured: the CPU's
-// estimate (package estimate) for a count on the CPU alone, its share
-// for a shard; 0, none, with GPUs.
-func countEstimate(devs *device.Devices, n int, shard plan.Shard) time.Duration {
+// expectedSeconds is the expected time of a count of n on devs, in
+// seconds, for the progress reports' time left before a rate is measured:
+// the CPU's estimate (package estimate, as the fallback line says it) for
+// a count on the CPU alone, its share for a shard; 0, none, with GPUs.
+func expectedSeconds(devs *device.Devices, n int, shard plan.Shard) float64 {
 	if devs.Kind != "cpu" {
 		return 0
 	}
@@ -309,28 +337,25 @@ func countEstimate(devs *device.Devices, n int, shard plan.Shard) time.Duration 
 	if !shard.Whole() {
 		sec /= float64(shard.Count)
 	}
-	return time.Duration(min(sec, 9e9) * float64(time.Second)) // within a Duration: 285 years
+	return sec
 }
 
-// longOnCPU is the estimated CPU time from which a fallback line says how
-// long the count will take.
-const longOnCPU = time.Minute
+// longOnCPU is the estimated CPU time, in seconds, from which a fallback
+// line says how long the count will take.
+const longOnCPU = 60
 
 // cpuEstimate says how long the CPU of devs will take for the sizes lo..hi
-// after a fallback ("expect about 3.5 h on the CPU for N=20"), or "" when
-// that is under longOnCPU or there was no fallback.
+// after a fallback ("about 3.5 hours for N=20"), or "" when that is
+// under longOnCPU or there was no fallback.
 func cpuEstimate(lo, hi int, devs *device.Devices) string {
 	if devs.Fallback == "" {
 		return ""
 	}
-	var sec float64
-	for n := lo; n <= hi; n++ {
-		sec += estimate.CPUSeconds(n, devs.Algo, devs.CPUWorkers)
-	}
-	if sec < longOnCPU.Seconds() {
+	sec := estimate.RangeSeconds(lo, hi, devs.Algo, devs.CPUWorkers)
+	if sec < longOnCPU {
 		return ""
 	}
-	return fmt.Sprintf("expect about %s for N=%s", estimate.Text(sec), report.RangeText(lo, hi))
+	return fmt.Sprintf("about %s for N=%s", estimate.Text(sec), report.RangeText(lo, hi))
 }
 
 // TraceLaunches returns a gpu.Tuning.Trace that writes each launch to w as

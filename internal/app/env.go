@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -10,19 +11,15 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
 )
 
-// Build says what the binary was built from, for reports: Commit is the
-// git commit the Makefile stamped into the binary ("" when unknown), and
-// Modified is set when the tree had uncommitted changes.
-type Build struct {
-	Commit   string
-	Modified bool
-}
+// VersionLine is what -version and `nqueens-gpu version` print: the
+// program's name and its build (buildinfo.Info.String).
+func VersionLine(h Hooks) string { return Program + " " + h.WithDefaults().Build.String() }
 
 // Env describes the machine, the build and the GPUs for bench, check and
 // devices; its error is the GPU list's.
-func Env(h Hooks, b Build, tune gpu.Tuning) (report.Env, error) {
+func Env(h Hooks, tune gpu.Tuning) (report.Env, error) {
 	h = h.WithDefaults()
-	p := report.Probe{Commit: b.Commit, Modified: b.Modified, CPUSearch: cpu.EightfoldPath()}
+	p := report.Probe{Build: h.Build, CPUSearch: cpu.EightfoldPath()}
 	p.CUDABuild, p.PTXBuild = gpu.CUDABuild()
 	if d, err := gpu.Driver(); err == nil {
 		p.NVIDIADriver, p.CUDADriver = d.Version, d.CUDAVersion()
@@ -32,7 +29,7 @@ func Env(h Hooks, b Build, tune gpu.Tuning) (report.Env, error) {
 	case err != nil:
 		p.GPUNote = err.Error()
 	case len(gpus) == 0:
-		p.GPUNote = "no CUDA device found"
+		p.GPUNote = "the driver sees no GPU"
 	}
 	for _, g := range gpus {
 		p.GPUs = append(p.GPUs, report.GPU{Ordinal: g.Ordinal, Name: g.Name,
@@ -43,7 +40,7 @@ func Env(h Hooks, b Build, tune gpu.Tuning) (report.Env, error) {
 
 // envOf is the environment of a bench or check report.
 func envOf(h Hooks, tune gpu.Tuning) report.Env {
-	e, _ := Env(h, h.Build, tune) // a GPU list's error is in e.GPUNote
+	e, _ := Env(h, tune) // a GPU list's error is in e.GPUNote
 	return e
 }
 
@@ -51,7 +48,7 @@ func envOf(h Hooks, tune gpu.Tuning) report.Env {
 // with asJSON; without a GPU to count on it says why in its error.
 func Devices(h Hooks, asJSON bool, stdout io.Writer) error {
 	h = h.WithDefaults()
-	env, err := Env(h, h.Build, gpu.Tuning{})
+	env, err := Env(h, gpu.Tuning{})
 	if asJSON {
 		if err2 := report.WriteJSON(stdout, &env); err2 != nil {
 			return &OutputError{err2}
@@ -68,9 +65,13 @@ func Devices(h Hooks, asJSON bool, stdout io.Writer) error {
 	}
 	msg := "no GPU to count on: " + env.GPUNote
 	if err != nil {
-		if fix := h.Drivers(gpu.Tuning{}).Fix; fix != nil && fix(err) != "" {
-			msg += "; to use a GPU: " + fix(err)
+		// The few words of the fallback line; the details are in the
+		// GPU row above.
+		cause, fix := h.Drivers(gpu.Tuning{}).Explain(err)
+		msg = "no GPU to count on: " + cause
+		if fix != "" {
+			msg += "; to use a GPU, " + fix
 		}
 	}
-	return fmt.Errorf("%s", msg)
+	return errors.New(msg)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nqueens-gpu/nqueens-gpu/cpu"
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/buildinfo"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
@@ -36,11 +37,12 @@ type Hooks struct {
 	// Symmetric counts the solutions fixed by the quarter and the half
 	// turn, an eightfold count's host batch; nil means the real one.
 	Symmetric func(ctx context.Context, n int) (s90, s180 uint64, err error)
-	// Version is the program's version for checkpoints and shard
-	// results; "" means job.Version().
-	Version string
-	// Build is what the binary was built from, for reports.
-	Build Build
+	// Build is the program's build, for -version and the records: the
+	// zero value means this binary's (Program's buildinfo.Read).
+	Build buildinfo.Info
+	// Now stamps the JSON records of a count with the time each N ended;
+	// nil means time.Now.
+	Now func() time.Time
 }
 
 // RealDrivers are the cpu and gpu packages.
@@ -57,6 +59,7 @@ func RealDrivers(tune gpu.Tuning) device.Drivers {
 			return b, nil
 		},
 		GPUAlgos: gpu.Algos(),
+		Cause:    gpu.Cause,
 		Fix:      gpu.Fix,
 	}
 }
@@ -82,14 +85,18 @@ func (h Hooks) WithDefaults() Hooks {
 	if h.Since == nil {
 		h.Since = time.Since // time.Now carries a monotonic reading
 	}
-	if h.Version == "" {
-		h.Version = job.Version()
+	if h.Build == (buildinfo.Info{}) {
+		h.Build = buildinfo.Read(buildinfo.CUDA(gpu.CUDABuild()))
+	}
+	if h.Now == nil {
+		h.Now = time.Now
 	}
 	return h
 }
 
 // jobConfig is what the hooks set in the job of a count: its plan, its
-// host batch of symmetric solutions and its stop wait.
+// host batch of symmetric solutions, its stop wait and the version its
+// checkpoint records (buildinfo.Info.Short).
 func (h Hooks) jobConfig() job.Config {
-	return job.Config{Plan: h.Plan, Symmetric: h.Symmetric, StopWait: h.StopWait, Version: h.Version}
+	return job.Config{Plan: h.Plan, Symmetric: h.Symmetric, StopWait: h.StopWait, Version: h.Build.Short()}
 }

@@ -47,7 +47,8 @@ func Merge(opt MergeOptions, stdout, stderr io.Writer, h Hooks) error {
 			clip.String(strings.Join(m.Versions, ", "), 200)))
 	}
 	elapsed := time.Duration(m.Seconds * float64(time.Second))
-	o := report.Origin{Backend: strings.Join(m.Backends, "+"), Device: strings.Join(m.Devices, ","), Algo: m.Algo}
+	// The merged record's build is merge's; the shards' are in their files.
+	o := report.Origin{Backend: strings.Join(m.Backends, "+"), Device: strings.Join(m.Devices, ","), Algo: m.Algo, Build: h.WithDefaults().Build}
 	if opt.JSON {
 		err = report.NewJSON(stdout, o).Row(m.N, m.Counts, elapsed)
 	} else {

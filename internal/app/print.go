@@ -30,11 +30,14 @@ func OneLine(s string) string {
 
 var shellPlain = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
 
-// CommandLine writes the command with args, quoted for a POSIX shell
-// where needed.
-func CommandLine(args []string) string {
-	parts := []string{Program}
-	for _, a := range args {
+// CommandLine writes the command name ("" for Program) with args, each
+// quoted for a POSIX shell where needed.
+func CommandLine(name string, args []string) string {
+	if name == "" {
+		name = Program
+	}
+	var parts []string
+	for _, a := range append([]string{name}, args...) {
 		if !shellPlain.MatchString(a) {
 			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 		}

@@ -104,10 +104,22 @@ type Error struct {
 	Path   string
 	Reason string
 	Err    error // the cause, if any
+	// NoFile says that there is no file at Path (its directory is
+	// missing, say), so the message does not speak of one.
+	NoFile bool
 }
 
 func (e *Error) Error() string {
+	if e.NoFile {
+		return fmt.Sprintf("checkpoint %s %s", e.Path, e.Reason)
+	}
 	return fmt.Sprintf("checkpoint %s %s; the file was left as it is", e.Path, e.Reason)
+}
+
+// noFile reports whether there is nothing at path.
+func noFile(path string) bool {
+	_, err := os.Lstat(path)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // Unwrap returns the cause.
@@ -310,7 +322,7 @@ func CheckFile(path string) error {
 		errors.As(err, &nr)
 		return &Error{Path: path, Err: err, Reason: "is " + nr.Kind + ", not a regular file"}
 	case err != nil:
-		return &Error{Path: path, Err: err, Reason: "cannot be written: " + err.Error()}
+		return &Error{Path: path, Err: err, Reason: "cannot be written: " + err.Error(), NoFile: noFile(path)}
 	}
 	return nil
 }
@@ -338,7 +350,7 @@ func Lock(path string, warn func(string)) (*fsutil.Lock, error) {
 		return nil, &Error{Path: path, Err: err, Reason: fmt.Sprintf(
 			"is in use by %s (lock file %s); wait for that run to end or stop it", holder(held), held.File)}
 	case err != nil:
-		return nil, &Error{Path: path, Err: err, Reason: "cannot be locked: " + err.Error()}
+		return nil, &Error{Path: path, Err: err, Reason: "cannot be locked: " + err.Error(), NoFile: noFile(path)}
 	}
 	if err := CheckFile(path); err != nil {
 		l.Release()

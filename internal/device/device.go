@@ -168,16 +168,28 @@ type Drivers struct {
 	OpenGPU func(ordinal int) (job.Backend, error)
 	// GPUAlgos lists the algorithms that have a GPU kernel.
 	GPUAlgos []nq.Algo
+	// Cause says in a few words why an error of GPUs or OpenGPU keeps
+	// the GPUs from counting, without the error's details ("" when it
+	// knows no cause: the error's text is said instead); nil knows none.
+	Cause func(error) string
 	// Fix says in one clause what the user can do about an error of GPUs
 	// or OpenGPU ("" when it knows nothing to say); nil says nothing.
 	Fix func(error) string
 }
 
-func (d Drivers) fix(err error) string {
-	if d.Fix == nil {
-		return ""
+// Explain is why err keeps the GPUs from counting, in a few words (Cause,
+// else err's text), and what to do about it (Fix, or "").
+func (d Drivers) Explain(err error) (cause, fix string) {
+	if d.Cause != nil {
+		cause = d.Cause(err)
 	}
-	return d.Fix(err)
+	if cause == "" {
+		cause = err.Error()
+	}
+	if d.Fix != nil {
+		fix = d.Fix(err)
+	}
+	return cause, fix
 }
 
 // Options are the choices of a count that opening devices depends on.
@@ -203,7 +215,7 @@ type FallbackError struct {
 func (e *FallbackError) Error() string {
 	s := e.Cause
 	if e.Fix != "" {
-		s += "; to use a GPU: " + e.Fix
+		s += "; to use a GPU, " + e.Fix
 	}
 	return s + "; -require-gpu refuses to count on the CPU instead"
 }
@@ -224,10 +236,11 @@ type Devices struct {
 	Algo nq.Algo
 	// CPUWorkers is the CPU's goroutines; 0 when the CPU does not count.
 	CPUWorkers int
-	// Fallback says why a GPU request runs on the CPU; "" when it does
-	// not. FallbackFix says what to do about it, when something can be
-	// said.
-	Fallback, FallbackFix string
+	// Fallback says in a few words why a GPU request runs on the CPU; ""
+	// when it does not. FallbackFix says what to do about it, when
+	// something can be said, and FallbackDetail what the driver said
+	// beyond Fallback (the library's file, its status), or "".
+	Fallback, FallbackFix, FallbackDetail string
 	// LeftOut lists, one line each, the GPUs of several that did not open
 	// while others did.
 	LeftOut []string
@@ -257,14 +270,14 @@ func (d *Devices) Check(algo nq.Algo) error {
 // on GPUs that opened.
 func Open(set Set, opt Options, d Drivers) (*Devices, error) {
 	if !set.GPUs() {
-		return cpuOnly(opt, d, "", ""), nil
+		return cpuOnly(opt, d, noGPU{}), nil
 	}
-	gs, infos, why, fix, leftOut := openGPUs(set, d)
+	gs, infos, no, leftOut := openGPUs(set, d)
 	if len(gs) == 0 {
 		if opt.RequireGPU {
-			return nil, &FallbackError{Cause: why, Fix: fix}
+			return nil, &FallbackError{Cause: no.why, Fix: no.fix}
 		}
-		return cpuOnly(opt, d, why, fix), nil
+		return cpuOnly(opt, d, no), nil
 	}
 	closeAll := func() {
 		for _, g := range gs {
@@ -304,21 +317,26 @@ func Open(set Set, opt Options, d Drivers) (*Devices, error) {
 	return devs, nil
 }
 
-// cpuOnly is the CPU with opt's workers; fallback says why a GPU request
-// ended up there, and fix what to do about it.
-func cpuOnly(opt Options, d Drivers, fallback, fix string) *Devices {
+// noGPU is why a GPU request counts on the CPU: why, in a few words, what
+// to do about it, and the driver's details beyond why ("" for none).
+type noGPU struct{ why, fix, detail string }
+
+// cpuOnly is the CPU with opt's workers; no says why a GPU request ended
+// up there (zero: it did not).
+func cpuOnly(opt Options, d Drivers, no noGPU) *Devices {
 	w := opt.Workers
 	if w == 0 {
 		w = d.Procs()
 	}
 	return &Devices{
-		Backends:    []job.Backend{d.CPU(w)},
-		Kind:        "cpu",
-		Device:      "cpu",
-		Algo:        plan.Algo(opt.Algo),
-		CPUWorkers:  w,
-		Fallback:    fallback,
-		FallbackFix: fix,
+		Backends:       []job.Backend{d.CPU(w)},
+		Kind:           "cpu",
+		Device:         "cpu",
+		Algo:           plan.Algo(opt.Algo),
+		CPUWorkers:     w,
+		Fallback:       no.why,
+		FallbackFix:    no.fix,
+		FallbackDetail: no.detail,
 	}
 }
 
@@ -332,19 +350,24 @@ func supports(algos []nq.Algo, a nq.Algo) bool {
 }
 
 // openGPUs opens the GPUs of set. It returns them and their
-// descriptions, or none and the reason to fall back to the CPU with what
-// to do about it. Of several GPUs, one that does not exist or does not
-// open is left out with a line in leftOut.
-func openGPUs(set Set, d Drivers) (gs []job.Backend, infos []GPU, why, fix string, leftOut []string) {
+// descriptions, or none and the reason to fall back to the CPU. Of
+// several GPUs, one that does not exist or does not open is left out with
+// a line in leftOut.
+func openGPUs(set Set, d Drivers) (gs []job.Backend, infos []GPU, no noGPU, leftOut []string) {
 	devs, err := d.GPUs()
 	if err != nil {
-		return nil, nil, "no GPU available (" + err.Error() + ")", d.fix(err), nil
+		why, fix := d.Explain(err)
+		if detail := err.Error(); detail != why {
+			no.detail = detail
+		}
+		no.why, no.fix = why, fix
+		return nil, nil, no, nil
 	}
 	if len(devs) == 0 {
-		return nil, nil, "no GPU available (no CUDA device found)", "nvidia-smi lists the GPUs the driver sees", nil
+		return nil, nil, noGPU{why: "the driver sees no GPU", fix: "check nvidia-smi"}, nil
 	}
 	var want []GPU
-	var failed, fixes []string
+	var failed, fixes, details []string
 	if set.All {
 		want = devs
 	}
@@ -356,28 +379,50 @@ func openGPUs(set Set, d Drivers) (gs []job.Backend, infos []GPU, why, fix strin
 			}
 		}
 		if !found {
-			failed = append(failed, fmt.Sprintf("no GPU %d (found %s)", o, Describe(devs)))
-			fixes = append(fixes, "-device takes the ordinals that nqueens-gpu devices lists")
+			failed = append(failed, fmt.Sprintf("no GPU %d (the driver sees %s)", o, ordinals(devs)))
+			fixes = append(fixes, "nqueens-gpu devices lists them")
 		}
 	}
 	for _, g := range want {
 		b, err := d.OpenGPU(g.Ordinal)
 		if err != nil {
-			failed = append(failed, fmt.Sprintf("GPU %d is not available (%v)", g.Ordinal, err))
-			if f := d.fix(err); f != "" {
-				fixes = append(fixes, f)
+			why, fix := d.Explain(err)
+			failed = append(failed, fmt.Sprintf("GPU %d did not open: %s", g.Ordinal, why))
+			if detail := err.Error(); detail != why {
+				details = append(details, fmt.Sprintf("GPU %d: %s", g.Ordinal, detail))
+			}
+			if fix != "" {
+				fixes = append(fixes, fix)
 			}
 			continue
 		}
 		gs, infos = append(gs, b), append(infos, g)
 	}
 	if len(gs) == 0 {
-		return nil, nil, strings.Join(failed, "; "), strings.Join(dedupe(fixes), "; "), nil
+		return nil, nil, noGPU{strings.Join(failed, "; "), strings.Join(dedupe(fixes), "; "), strings.Join(details, "; ")}, nil
 	}
 	for _, f := range failed {
 		leftOut = append(leftOut, f+"; counting without it")
 	}
-	return gs, infos, "", "", leftOut
+	return gs, infos, noGPU{}, leftOut
+}
+
+// ordinals writes the ordinals of devs for a message: "GPU 0", "GPUs 0
+// to 7", "GPUs 0, 2".
+func ordinals(devs []GPU) string {
+	if len(devs) == 1 {
+		return "GPU " + strconv.Itoa(devs[0].Ordinal)
+	}
+	s := make([]string, len(devs))
+	contiguous := true
+	for i, g := range devs {
+		s[i] = strconv.Itoa(g.Ordinal)
+		contiguous = contiguous && g.Ordinal == devs[0].Ordinal+i
+	}
+	if contiguous {
+		return fmt.Sprintf("GPUs %s to %s", s[0], s[len(s)-1])
+	}
+	return "GPUs " + strings.Join(s, ", ")
 }
 
 // dedupe drops the repeats of list, keeping the order.
@@ -391,33 +436,25 @@ func dedupe(list []string) []string {
 	return out
 }
 
-// Describe lists GPUs for a message: "2 GPUs: 0 (H100), 1 (A100)".
-func Describe(devs []GPU) string {
-	s := make([]string, len(devs))
-	for i, g := range devs {
-		s[i] = fmt.Sprintf("%d (%s)", g.Ordinal, g.Name)
-	}
-	word := "GPUs"
-	if len(devs) == 1 {
-		word = "GPU"
-	}
-	return fmt.Sprintf("%d %s: %s", len(devs), word, strings.Join(s, ", "))
-}
-
-// FallbackLine is the one line that says a GPU request runs on the CPU:
-// why, what to do about it, and how long the CPU will take when estimate
-// says so ("" to leave that out); "" when there is no fallback.
+// FallbackLine is the one line that says a GPU request runs on the CPU,
+// with how many workers and how long it will take when estimate says so
+// ("about 3.5 hours for N=20"; "" to leave that out), why in a few words
+// and what to do about it:
+//
+//	counting on the CPU (2 workers): NVIDIA kernel module not loaded; to use a GPU, run where nvidia-smi lists one
+//
+// It is "" when there is no fallback.
 func (d *Devices) FallbackLine(estimate string) string {
 	if d.Fallback == "" {
 		return ""
 	}
-	s := d.Fallback
-	if d.FallbackFix != "" {
-		s += "; to use a GPU: " + d.FallbackFix
-	}
-	s += "; running on the CPU with " + Workers(d.CPUWorkers)
+	how := Workers(d.CPUWorkers)
 	if estimate != "" {
-		s += " (" + estimate + ")"
+		how += ", " + estimate
+	}
+	s := "counting on the CPU (" + how + "): " + d.Fallback
+	if d.FallbackFix != "" {
+		s += "; to use a GPU, " + d.FallbackFix
 	}
 	return s
 }

@@ -96,7 +96,9 @@ func drivers(gpus []GPU, listErr error, failing map[int]error, counts *[]string,
 			return &fake{name: fmt.Sprintf("gpu%d", o), counts: counts, closed: closed}, nil
 		},
 		GPUAlgos: []nq.Algo{nq.Symmetry, nq.CarryChain},
-		Fix:      func(err error) string { return "fix " + err.Error() },
+		// The cause is the text before a colon, the rest its details.
+		Cause: func(err error) string { c, _, _ := strings.Cut(err.Error(), ": "); return c },
+		Fix:   func(err error) string { return "fix " + err.Error() },
 	}
 }
 
@@ -114,20 +116,25 @@ func TestOpen(t *testing.T) {
 		device   string
 		workers  int
 		fallback string
+		detail   string
 		leftOut  int
 	}{
-		{"cpu", Options{}, twoGPUs, nil, nil, "cpu", "cpu", 4, "", 0},
-		{"cpu", Options{Workers: 2}, twoGPUs, nil, nil, "cpu", "cpu", 2, "", 0},
-		{"all", Options{}, twoGPUs, nil, nil, "gpu", "0,1", 0, "", 0},
-		{"1,0", Options{}, twoGPUs, nil, nil, "gpu", "1,0", 0, "", 0},
-		{"all,cpu", Options{}, twoGPUs, nil, nil, "gpu+cpu", "0,1,cpu", 2, "", 0}, // a core per GPU left free
-		{"0,cpu", Options{Workers: 3}, twoGPUs, nil, nil, "gpu+cpu", "0,cpu", 3, "", 0},
-		{"all", Options{}, twoGPUs, nil, map[int]error{1: busy}, "gpu", "0", 0, "", 1},
-		{"all", Options{}, twoGPUs, nil, map[int]error{0: busy, 1: busy}, "cpu", "cpu", 4, "GPU 0 is not available (busy); GPU 1 is not available (busy)", 0},
-		{"0", Options{}, nil, errors.New("built without CUDA"), nil, "cpu", "cpu", 4, "no GPU available (built without CUDA)", 0},
-		{"all,cpu", Options{Workers: 1}, nil, nil, nil, "cpu", "cpu", 1, "no GPU available (no CUDA device found)", 0},
-		{"2", Options{}, twoGPUs, nil, nil, "cpu", "cpu", 4, "no GPU 2 (found 2 GPUs: 0 (H100), 1 (A100))", 0},
-		{"0,2", Options{}, twoGPUs, nil, nil, "gpu", "0", 0, "", 1},
+		{"cpu", Options{}, twoGPUs, nil, nil, "cpu", "cpu", 4, "", "", 0},
+		{"cpu", Options{Workers: 2}, twoGPUs, nil, nil, "cpu", "cpu", 2, "", "", 0},
+		{"all", Options{}, twoGPUs, nil, nil, "gpu", "0,1", 0, "", "", 0},
+		{"1,0", Options{}, twoGPUs, nil, nil, "gpu", "1,0", 0, "", "", 0},
+		{"all,cpu", Options{}, twoGPUs, nil, nil, "gpu+cpu", "0,1,cpu", 2, "", "", 0}, // a core per GPU left free
+		{"0,cpu", Options{Workers: 3}, twoGPUs, nil, nil, "gpu+cpu", "0,cpu", 3, "", "", 0},
+		{"all", Options{}, twoGPUs, nil, map[int]error{1: busy}, "gpu", "0", 0, "", "", 1},
+		{"all", Options{}, twoGPUs, nil, map[int]error{0: busy, 1: busy}, "cpu", "cpu", 4, "GPU 0 did not open: busy; GPU 1 did not open: busy", "", 0},
+		{"0", Options{}, twoGPUs, nil, map[int]error{0: errors.New("busy: context in use")}, "cpu", "cpu", 4, "GPU 0 did not open: busy", "GPU 0: busy: context in use", 0},
+		{"0", Options{}, nil, errors.New("built without CUDA"), nil, "cpu", "cpu", 4, "built without CUDA", "", 0},
+		{"0", Options{}, nil, errors.New("NVIDIA kernel module not loaded: /lib/libcuda.so.1 is installed"), nil, "cpu", "cpu", 4,
+			"NVIDIA kernel module not loaded", "NVIDIA kernel module not loaded: /lib/libcuda.so.1 is installed", 0},
+		{"all,cpu", Options{Workers: 1}, nil, nil, nil, "cpu", "cpu", 1, "the driver sees no GPU", "", 0},
+		{"2", Options{}, twoGPUs, nil, nil, "cpu", "cpu", 4, "no GPU 2 (the driver sees GPUs 0 to 1)", "", 0},
+		{"5", Options{}, twoGPUs[1:], nil, nil, "cpu", "cpu", 4, "no GPU 5 (the driver sees GPU 1)", "", 0},
+		{"0,2", Options{}, twoGPUs, nil, nil, "gpu", "0", 0, "", "", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.set, func(t *testing.T) {
@@ -142,10 +149,11 @@ func TestOpen(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d.Kind != tt.kind || d.Device != tt.device || d.CPUWorkers != tt.workers || d.Fallback != tt.fallback || len(d.LeftOut) != tt.leftOut {
+			if d.Kind != tt.kind || d.Device != tt.device || d.CPUWorkers != tt.workers || d.Fallback != tt.fallback ||
+				d.FallbackDetail != tt.detail || len(d.LeftOut) != tt.leftOut {
 				t.Errorf("Open = %+v", d)
 			}
-			if tt.fallback != "" && d.FallbackLine("") != fmt.Sprintf("%s; to use a GPU: %s; running on the CPU with %s", tt.fallback, d.FallbackFix, Workers(tt.workers)) {
+			if tt.fallback != "" && d.FallbackLine("") != fmt.Sprintf("counting on the CPU (%s): %s; to use a GPU, %s", Workers(tt.workers), tt.fallback, d.FallbackFix) {
 				t.Errorf("FallbackLine = %q", d.FallbackLine(""))
 			}
 			c, err := job.Count(context.Background(), d.Job(d.Spec(8, "", 0), job.Config{}))
@@ -242,9 +250,9 @@ func TestRequireGPU(t *testing.T) {
 		failing map[int]error
 		refused string // "": no error
 	}{
-		{"0", nil, errors.New("no NVIDIA driver"), nil, "no GPU available (no NVIDIA driver); to use a GPU: fix no NVIDIA driver; -require-gpu refuses"},
-		{"3", twoGPUs, nil, nil, "no GPU 3 (found 2 GPUs"},
-		{"all", twoGPUs, nil, map[int]error{0: errors.New("busy"), 1: errors.New("busy")}, "GPU 0 is not available (busy); GPU 1 is not available (busy); to use a GPU: fix busy;"},
+		{"0", nil, errors.New("no NVIDIA driver"), nil, "no NVIDIA driver; to use a GPU, fix no NVIDIA driver; -require-gpu refuses"},
+		{"3", twoGPUs, nil, nil, "no GPU 3 (the driver sees GPUs 0 to 1); to use a GPU, nqueens-gpu devices lists them;"},
+		{"all", twoGPUs, nil, map[int]error{0: errors.New("busy"), 1: errors.New("busy")}, "GPU 0 did not open: busy; GPU 1 did not open: busy; to use a GPU, fix busy;"},
 		{"all", twoGPUs, nil, map[int]error{1: errors.New("busy")}, ""},
 		{"cpu", nil, errors.New("no NVIDIA driver"), nil, ""},
 	}
@@ -266,9 +274,9 @@ func TestRequireGPU(t *testing.T) {
 }
 
 func TestFallbackLine(t *testing.T) {
-	d := &Devices{Fallback: "no GPU available (built without CUDA)", FallbackFix: "build with make", CPUWorkers: 1}
-	want := "no GPU available (built without CUDA); to use a GPU: build with make; running on the CPU with 1 worker (about 3 h)"
-	if got := d.FallbackLine("about 3 h"); got != want {
+	d := &Devices{Fallback: "built without CUDA", FallbackFix: "build with make", CPUWorkers: 1}
+	want := "counting on the CPU (1 worker, about 3 hours for N=20): built without CUDA; to use a GPU, build with make"
+	if got := d.FallbackLine("about 3 hours for N=20"); got != want {
 		t.Errorf("FallbackLine = %q, want %q", got, want)
 	}
 	if got := (&Devices{}).FallbackLine("x"); got != "" {

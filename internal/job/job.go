@@ -10,12 +10,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/batchset"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/buildinfo"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/burnside"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/checkpoint"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil"
@@ -253,34 +253,7 @@ func (j *Job) Close() error {
 }
 
 // Version is the program's version as checkpoints and shard results
-// record it: the VCS revision the binary was built from (with "+dirty"
-// when the tree had changes), the module version, or "devel".
-func Version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "devel"
-	}
-	var rev string
-	dirty := false
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
-		}
-	}
-	if rev != "" {
-		if len(rev) > 12 {
-			rev = rev[:12]
-		}
-		if dirty {
-			rev += "+dirty"
-		}
-		return rev
-	}
-	if v := bi.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	return "devel"
-}
+// record it: the commit the binary was built from (with "+dirty" when the
+// tree had changes), else the module version, or "devel"
+// (buildinfo.Info.Short).
+func Version() string { return buildinfo.Read("").Short() }

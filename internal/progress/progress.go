@@ -57,7 +57,7 @@ const MinInterval = time.Second
 const MinEstimate = 5 * time.Second
 
 // MinBatches is how many batches a run must have finished before its
-// rate replaces Options.Estimate for the time left: the first one may be
+// rate replaces Options.Expected for the time left: the first one may be
 // an eightfold count's host batch, one task that says nothing of the
 // others' speed.
 const MinBatches = 4
@@ -83,10 +83,6 @@ type Options struct {
 	// known (estimate.CPUSeconds, a shard's share of it): the time left
 	// before a rate is measured. It holds any time, unlike a Duration.
 	Expected float64
-	// Estimate is Expected as a Duration, read when Expected is 0.
-	//
-	// Deprecated: use Expected; a Duration ends at 292 years.
-	Estimate time.Duration
 }
 
 // Reporter shows the progress of one count until Stop.
@@ -114,9 +110,6 @@ func Start(o Options) *Reporter {
 	}
 	if o.Interval <= 0 {
 		o.Interval = 30 * time.Second
-	}
-	if o.Expected <= 0 {
-		o.Expected = o.Estimate.Seconds()
 	}
 	if o.Width == nil {
 		o.Width = func() int {

@@ -2,7 +2,6 @@ package progress
 
 import (
 	"bytes"
-	"io"
 	"regexp"
 	"strings"
 	"sync"
@@ -130,12 +129,6 @@ func TestWordsEstimate(t *testing.T) {
 		if got := r.line(tt.st); got != "nqueens-gpu: N=26 eightfold: "+tt.want {
 			t.Errorf("%s: line\n%q, want\n%q", tt.name, got, "nqueens-gpu: N=26 eightfold: "+tt.want)
 		}
-	}
-	// The deprecated Duration still works, for what it holds.
-	old := Start(Options{W: io.Discard, Estimate: 1000 * time.Hour, Status: func() job.Status { return job.Status{} }})
-	old.Stop()
-	if old.o.Expected != 3.6e6 {
-		t.Errorf("Estimate of 1000 h read as Expected %g s", old.o.Expected)
 	}
 }
 

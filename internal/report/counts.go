@@ -181,14 +181,14 @@ func (j *JSON) Row(n int, c nq.Counts, elapsed time.Duration) error {
 }
 
 // Shard writes the result of a -shard run: with JSON the shard result
-// that merge reads (shard.Result), otherwise a line that says what was
+// that merge reads (shard.Result), with the version (buildinfo.Info.Short)
+// and commit of Origin.Build, otherwise a line that says what was
 // counted.
 type Shard struct {
 	W       io.Writer
 	JSON    bool
 	Origin  Origin
 	Shard   plan.Shard
-	Version string // the program's, recorded in the result
 	Program string // the program's name, for the merge hint
 }
 
@@ -199,7 +199,7 @@ func (s *Shard) Write(n int, res job.Result, elapsed time.Duration) error {
 	// size) so that merge can make it again, and carries a checksum
 	// (shard.Result.MarshalJSON).
 	r := shard.NewResult(res.Plan, s.Shard, res.Batches, res.Partial)
-	r.Version = s.Version
+	r.Version, r.Commit = s.Origin.Build.Short(), s.Origin.Build.Commit
 	r.Backend, r.Device, r.DeviceName = s.Origin.Backend, s.Origin.Device, s.Origin.DeviceName
 	r.Seconds = elapsed.Seconds()
 	if s.JSON {

@@ -18,29 +18,26 @@ type Probe struct {
 	CUDABuild                bool
 	PTXBuild                 string
 	NVIDIADriver, CUDADriver string
-	// Commit and Modified are the build's commit as the caller knows
-	// it, for a binary that buildinfo knows none of.
-	Commit   string
-	Modified bool
+	// Build is the program's build: its version and commit.
+	Build buildinfo.Info
 	// CPUSearch is Env.CPUSearch.
 	CPUSearch string
 }
 
 // GatherEnv describes the machine and the build for a bench or check
-// report: p, and what the runtime, the build (package buildinfo) and /proc
-// say.
+// report: p, and what the runtime and /proc say.
 func GatherEnv(p Probe) Env {
-	b := buildinfo.Read("")
 	e := Env{
-		Version:      b.Version,
+		Version:      p.Build.Version,
 		GoVersion:    runtime.Version(),
 		OS:           runtime.GOOS,
 		Arch:         runtime.GOARCH,
 		CPUModel:     CPUModel(readFileString("/proc/cpuinfo")),
 		CPUCores:     runtime.NumCPU(),
 		GOMAXPROCS:   runtime.GOMAXPROCS(0),
-		Commit:       p.Commit,
-		Modified:     p.Modified,
+		Commit:       p.Build.Commit,
+		CommitTime:   p.Build.CommitTime,
+		Modified:     p.Build.Modified,
 		CPUSearch:    p.CPUSearch,
 		CUDABuild:    p.CUDABuild,
 		PTXBuild:     p.PTXBuild,
@@ -48,9 +45,6 @@ func GatherEnv(p Probe) Env {
 		NVIDIADriver: p.NVIDIADriver,
 		GPUs:         p.GPUs,
 		GPUNote:      p.GPUNote,
-	}
-	if b.Commit != "" {
-		e.Commit, e.Modified, e.CommitTime = b.Commit, b.Modified, b.CommitTime
 	}
 	return e
 }

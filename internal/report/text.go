@@ -11,11 +11,11 @@ import (
 
 // WriteEnvText writes the environment block of a bench report.
 func WriteEnvText(w io.Writer, e *Env) {
-	row := func(k, v string) { fmt.Fprintf(w, "  %-8s %s\n", k, v) }
+	row := func(k, v string) { fmt.Fprintf(w, "  %-10s %s\n", k, v) }
 	fmt.Fprintln(w, "environment")
 	row("CPU", fmt.Sprintf("%s, %d logical CPUs, GOMAXPROCS %d", orUnknown(e.CPUModel), e.CPUCores, e.GOMAXPROCS))
 	if e.CPUSearch != "" {
-		row("CPU path", e.CPUSearch)
+		row("CPU search", e.CPUSearch)
 	}
 	row("Go", fmt.Sprintf("%s %s/%s", e.GoVersion, e.OS, e.Arch))
 	if e.Version != "" {
@@ -36,7 +36,7 @@ func WriteEnvText(w io.Writer, e *Env) {
 	if len(e.GPUs) == 0 {
 		note := ""
 		if e.GPUNote != "" {
-			note = " (" + strings.Join(strings.Fields(e.GPUNote), " ") + ")"
+			note = ": " + strings.Join(strings.Fields(e.GPUNote), " ")
 		}
 		row("GPU", "none"+note)
 	}
@@ -44,8 +44,23 @@ func WriteEnvText(w io.Writer, e *Env) {
 		row(fmt.Sprintf("GPU %d", g.Ordinal), fmt.Sprintf("%s, compute capability %s, %d SMs, %.1f GiB", g.Name, g.ComputeCapability, g.SMs, float64(g.MemBytes)/(1<<30)))
 	}
 	if e.CUDABuild {
-		row("driver", fmt.Sprintf("NVIDIA %s, CUDA %s", orUnknown(e.NVIDIADriver), orUnknown(e.CUDADriver)))
+		row("driver", driverText(e))
 	}
+}
+
+// driverText describes the NVIDIA driver of e without contradicting its
+// GPU row: the kernel module's version and the driver library's CUDA
+// version, or which of the two is missing.
+func driverText(e *Env) string {
+	switch {
+	case e.NVIDIADriver != "":
+		return fmt.Sprintf("NVIDIA %s, CUDA %s", e.NVIDIADriver, orUnknown(e.CUDADriver))
+	case len(e.GPUs) > 0: // a driver without /proc/driver/nvidia (WSL)
+		return "NVIDIA, CUDA " + orUnknown(e.CUDADriver)
+	case e.CUDADriver != "":
+		return "the library only (libcuda.so.1, CUDA " + e.CUDADriver + "), no kernel module loaded"
+	}
+	return "none"
 }
 
 // WriteDocumentText writes the document d, recorded as name, as bench
@@ -74,11 +89,12 @@ func WriteSeriesHeader(w io.Writer, s *Series) {
 		fmt.Fprintf(w, ", %d worker%s", s.Workers, Plural(s.Workers))
 	}
 	fmt.Fprintf(w, "; %s\n", StartupText(s))
-	fmt.Fprintf(w, "%3s %20s %4s %10s %23s %10s %10s %10s %10s %8s\n",
-		"N", "Total", "runs", "mean", "95% CI of mean", "median", "stddev", "min", "max", "nodes/s")
+	fmt.Fprintf(w, "%3s %20s %4s %10s %10s %23s %10s %10s %10s %10s %8s\n",
+		"N", "Total", "runs", "mean", "geomean", "95% CI of geomean", "median", "stddev", "min", "max", "nodes/s")
 }
 
-// WriteResultRow writes the row of one N of a bench series.
+// WriteResultRow writes the row of one N of a bench series: the mean,
+// the geometric mean and its 95 % interval, the median, the spread.
 func WriteResultRow(w io.Writer, r *Result) {
 	st := r.Stats
 	ci := "n/a (1 run)"
@@ -89,8 +105,8 @@ func WriteResultRow(w io.Writer, r *Result) {
 	if r.NodesPerSecond != nil {
 		nps = fmt.Sprintf("%.3g", *r.NodesPerSecond)
 	}
-	fmt.Fprintf(w, "%3d %20d %4d %10s %23s %10s %10s %10s %10s %8s\n",
-		r.N, r.Total, st.Runs, FormatSeconds(st.Mean), ci, FormatSeconds(st.Median),
+	fmt.Fprintf(w, "%3d %20d %4d %10s %10s %23s %10s %10s %10s %10s %8s\n",
+		r.N, r.Total, st.Runs, FormatSeconds(st.Mean), FormatSeconds(st.GeoMean), ci, FormatSeconds(st.Median),
 		FormatSeconds(st.StdDev), FormatSeconds(st.Min), FormatSeconds(st.Max), nps)
 }
 

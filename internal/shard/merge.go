@@ -56,7 +56,8 @@ type Result struct {
 	JobBatches  int     `json:"job_batches"` // batches of the whole job
 	Fingerprint string  `json:"fingerprint"` // of the job (Plan.Fingerprint)
 	Sums        Sums    `json:"sums"`
-	Version     string  `json:"version"`
+	Version     string  `json:"version"`          // the program's (buildinfo.Info.Short)
+	Commit      string  `json:"commit,omitempty"` // the program's git commit, when known
 	Backend     string  `json:"backend"`
 	Device      string  `json:"device"`
 	DeviceName  string  `json:"device_name,omitempty"`
@@ -68,7 +69,7 @@ type Result struct {
 
 // NewResult is the record of the shard sh of the job p whose run counted
 // batches batches with the summed partials sum. The caller fills in
-// Version, Backend, Device, DeviceName and Seconds.
+// Version, Commit, Backend, Device, DeviceName and Seconds.
 func NewResult(p plan.Plan, sh plan.Shard, batches int, sum nq.Partial) Result {
 	return Result{
 		Kind:        Kind,
@@ -239,21 +240,22 @@ func Merge(srcs []Source, makePlan func(nq.Spec) (plan.Plan, error)) (Merged, er
 		distinct(&m.Versions, r.Version)
 	}
 	if len(seen) != r0.Shards {
+		// Shards are named i/m, as -shard takes them.
 		var missing []string
 		for i := 0; i < r0.Shards; i++ {
 			if _, ok := seen[i]; !ok {
-				missing = append(missing, fmt.Sprint(i))
+				missing = append(missing, fmt.Sprintf("%d/%d", i, r0.Shards))
 				if len(missing) == 10 {
 					missing = append(missing, "...")
 					break
 				}
 			}
 		}
-		word := "shard"
+		gone := "shard " + missing[0] + " is missing"
 		if len(missing) > 1 {
-			word = "shards"
+			gone = "shards " + strings.Join(missing, ", ") + " are missing"
 		}
-		return Merged{}, fmt.Errorf("%s %s of %d missing (have %d of %d)", word, strings.Join(missing, ", "), r0.Shards, len(seen), r0.Shards)
+		return Merged{}, fmt.Errorf("%s: the files hold %d of the job's %d shards", gone, len(seen), r0.Shards)
 	}
 	if err := checkPlan(first, makePlan); err != nil {
 		return Merged{}, err

@@ -1,6 +1,7 @@
 package shard
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -161,7 +162,8 @@ func TestMergeShards(t *testing.T) {
 			fp[40] = "01"[fp[40]&1] // the same first 12 digits
 			return reseal(t, edit(t, l, "fingerprint", string(fp)))
 		}), "shards.jsonl:3 and shards.jsonl:1 are shards of different jobs (fingerprints …"},
-		{"missing", good[:3], "shard 3 of 4 missing (have 3 of 4)"},
+		{"missing", good[:3], "shard 3/4 is missing: the files hold 3 of the job's 4 shards"},
+		{"two missing", []string{good[1], good[3]}, "shards 0/4, 2/4 are missing: the files hold 2 of the job's 4 shards"},
 		{"duplicated", append(append([]string(nil), good...), good[1]), "shard 1/4 is there twice: shards.jsonl:2 and shards.jsonl:5"},
 		{"incomplete", change(0, func(l string) string { return reseal(t, edit(t, l, "batches", r0.Batches-1)) }),
 			fmt.Sprintf("shards.jsonl:1: shard 0/4 counted %d of its %d batches", r0.Batches-1, r0.Batches)},
@@ -251,6 +253,40 @@ func TestReadShardFile(t *testing.T) {
 		if a := fsutiltest.StateOf(t, p); a != b {
 			t.Errorf("%s changed", p)
 		}
+	}
+}
+
+// A file of records pretty-printed over several lines (jq ., an editor's
+// formatter) reads as the same records, each named by its first line; a
+// file that ends inside a record says so.
+func TestReadPrettyPrinted(t *testing.T) {
+	const nb = 10
+	good := shardLines(t, 11, 2, nb)
+	var pretty []string
+	for _, l := range good {
+		var b bytes.Buffer
+		if err := json.Indent(&b, []byte(l), "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		pretty = append(pretty, b.String())
+	}
+	text := pretty[0] + "\n\n" + pretty[1] + "\n"
+	srcs, err := ReadResults(strings.NewReader(text), "pretty.json")
+	if err != nil || len(srcs) != 2 || srcs[1].Name != fmt.Sprintf("pretty.json:%d", strings.Count(pretty[0], "\n")+3) {
+		t.Fatalf("%v, %+v", err, srcs)
+	}
+	m, err := Merge(srcs, fakePlan(nb))
+	if want, _ := known.Lookup(11); err != nil || m.Counts.Total() != want.Total {
+		t.Errorf("merge of pretty-printed shards: %+v, %v", m, err)
+	}
+	cut := text[:len(text)-20]
+	if _, err := ReadResults(strings.NewReader(cut), "cut.json"); err == nil ||
+		err.Error() != fmt.Sprintf("cut.json:%d is not a whole shard result: the file ends inside it", strings.Count(pretty[0], "\n")+3) {
+		t.Errorf("a file cut inside a record: %v", err)
+	}
+	if _, err := ReadResults(strings.NewReader(pretty[0][:30]+"\n"+good[1]+"\n"), "bad.json"); err == nil ||
+		err.Error() != `bad.json:1 is not a shard result (invalid character '\n' in string literal)` {
+		t.Errorf("a record cut short before another: %v", err)
 	}
 }
 

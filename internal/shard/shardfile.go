@@ -38,16 +38,20 @@ func ReadFile(path string) ([]Source, error) {
 	return ReadResults(fsutil.LimitReader(f, path, MaxFileBytes), path)
 }
 
-// ReadResults reads shard results from r, one JSON object per line
-// as shard runs write them (blank lines are skipped), naming each
-// "name:line" (just name when there is only one). A line that is longer
-// than MaxLine, is not one JSON object, has a field a shard result
-// does not have or has trailing data is an error that names the line and
-// quotes none of it beyond a few bytes. The records are not checked: see
-// Result.Check and Merge.
+// ReadResults reads shard results from r, one JSON object per line as
+// shard runs write them, or spread over several lines as a JSON
+// pretty-printer writes them (blank lines are skipped), naming each
+// "name:line" by its first line (just name when there is only one). A
+// record longer than MaxLine, one that is not a JSON object, has a field
+// a shard result does not have or has trailing data, and a file that ends
+// inside a record, are errors that name the line and quote none of it
+// beyond a few bytes. The records are not checked: see Result.Check and
+// Merge.
 func ReadResults(r io.Reader, name string) ([]Source, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var out []Source
+	var rec []byte // the record read so far
+	first := 0     // its first line
 	for line := 1; ; line++ {
 		text, err := readLine(br)
 		if errors.Is(err, errLongLine) {
@@ -56,18 +60,27 @@ func ReadResults(r io.Reader, name string) ([]Source, error) {
 		if err != nil && err != io.EOF {
 			return nil, fmt.Errorf("reading %s: %w", name, err)
 		}
-		if t := bytes.TrimSpace(text); len(t) > 0 {
-			var res Result
-			dec := json.NewDecoder(bytes.NewReader(t))
-			dec.DisallowUnknownFields()
-			derr := dec.Decode(&res)
-			if derr == nil && dec.More() {
-				derr = errors.New("more after the JSON object")
+		if t := bytes.TrimSpace(text); len(t) > 0 || len(rec) > 0 {
+			if len(rec) == 0 {
+				first = line
+			} else {
+				rec = append(rec, '\n')
 			}
-			if derr != nil {
-				return nil, fmt.Errorf("%s:%d is not a shard result (%s)", name, line, clip.String(derr.Error(), 120))
+			rec = append(rec, t...)
+			if len(rec) > MaxLine {
+				return nil, fmt.Errorf("%s:%d starts a record longer than %s: not a shard result", name, first, fsutil.FormatBytes(MaxLine))
 			}
-			out = append(out, Source{Name: fmt.Sprintf("%s:%d", name, line), Result: res})
+			res, derr := decodeResult(rec)
+			switch {
+			case errors.Is(derr, io.ErrUnexpectedEOF) && err != io.EOF:
+				continue // the record goes on on the next line
+			case errors.Is(derr, io.ErrUnexpectedEOF):
+				return nil, fmt.Errorf("%s:%d is not a whole shard result: the file ends inside it", name, first)
+			case derr != nil:
+				return nil, fmt.Errorf("%s:%d is not a shard result (%s)", name, first, clip.String(derr.Error(), 120))
+			}
+			out = append(out, Source{Name: fmt.Sprintf("%s:%d", name, first), Result: res})
+			rec = rec[:0]
 		}
 		if err == io.EOF {
 			break
@@ -80,6 +93,19 @@ func ReadResults(r io.Reader, name string) ([]Source, error) {
 		out[0].Name = name
 	}
 	return out, nil
+}
+
+// decodeResult decodes one record: a JSON object with the fields of a
+// Result and nothing after it. A record cut short is io.ErrUnexpectedEOF.
+func decodeResult(rec []byte) (Result, error) {
+	var res Result
+	dec := json.NewDecoder(bytes.NewReader(rec))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(&res)
+	if err == nil && dec.More() {
+		err = errors.New("more after the JSON object")
+	}
+	return res, err
 }
 
 var errLongLine = errors.New("line too long")

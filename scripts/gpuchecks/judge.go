@@ -86,22 +86,19 @@ func records(out string) map[int]record {
 	return recs
 }
 
-// fallbackCause is why the binary ran on the CPU, from its notice on
-// stderr ("nqueens-gpu: no GPU available (CAUSE); to use a GPU: ...;
-// running on the CPU with K workers").
+// fallbackCause is why the binary ran on the CPU, from its line on
+// stderr ("nqueens-gpu: counting on the CPU (K workers[, about T for
+// N=R]): CAUSE[; to use a GPU, FIX]").
 func fallbackCause(stderr string) string {
 	for _, line := range strings.Split(stderr, "\n") {
-		if !strings.Contains(line, "running on the CPU") {
+		rest, ok := strings.CutPrefix(line, "nqueens-gpu: counting on the CPU (")
+		if !ok {
 			continue
 		}
-		line = strings.TrimPrefix(line, "nqueens-gpu: ")
-		line, _, _ = strings.Cut(line, "; to use a GPU")
-		line, _, _ = strings.Cut(line, "; running on the CPU")
-		if c, ok := strings.CutPrefix(line, "no GPU available ("); ok && strings.HasSuffix(c, ")") {
-			line = strings.TrimSuffix(c, ")")
-		}
-		if line != "" {
-			return clip.String(line, 400)
+		_, cause, _ := strings.Cut(rest, "): ")
+		cause, _, _ = strings.Cut(cause, "; to use a GPU, ")
+		if cause != "" {
+			return clip.String(cause, 400)
 		}
 	}
 	return "the binary fell back to the CPU"

@@ -26,7 +26,7 @@ func published(n int) nq.Counts {
 	return nq.Counts{C2: c.C2, C4: c.C4, C8: c.C8}
 }
 
-const fallbackNotice = "nqueens-gpu: no GPU available (cuInit: CUDA_ERROR_NO_DEVICE); to use a GPU: install the driver; running on the CPU with 16 workers\n"
+const fallbackNotice = "nqueens-gpu: counting on the CPU (16 workers): the NVIDIA driver sees no GPU; to use a GPU, check nvidia-smi and CUDA_VISIBLE_DEVICES\n"
 
 // outcome is how a judgement ended: "pass", "skip: WHY" or "fail: WHY".
 func outcome(err error) string {
@@ -55,7 +55,7 @@ func TestCheckCounts(t *testing.T) {
 			"fail: wrong counts: N=8: total 96, published 92; unique 13, published 12; C2/C4/C8 0/2/11, published 0/1/11"},
 		{"wrong total field", run{out: strings.Replace(eight, `"total":92`, `"total":93`, 1)}, 8, 8, "fail: wrong counts: N=8: total 93 and unique 12 disagree"},
 		{"unpublished", run{out: countLine(t, 28, nq.Counts{C8: 1}, "gpu")}, 28, 28, "fail: wrong counts: N=28: nothing published"},
-		{"cpu", run{out: countLine(t, 8, published(8), "cpu"), err: fallbackNotice}, 8, 8, "fail: ran on the CPU: cuInit: CUDA_ERROR_NO_DEVICE"},
+		{"cpu", run{out: countLine(t, 8, published(8), "cpu"), err: fallbackNotice}, 8, 8, "fail: ran on the CPU: the NVIDIA driver sees no GPU"},
 		{"exit", run{rc: 1, ended: "exit 1", err: "nqueens-gpu: boom\nmore"}, 8, 8, "fail: exit 1: nqueens-gpu: boom / more"},
 		{"timeout", run{rc: 124, ended: "timed out after 2 s (STEP_TIMEOUT)"}, 8, 8, "fail: timed out after 2 s (STEP_TIMEOUT): "},
 	}
@@ -68,9 +68,10 @@ func TestCheckCounts(t *testing.T) {
 
 func TestFallbackCause(t *testing.T) {
 	tests := []struct{ stderr, want string }{
-		{fallbackNotice, "cuInit: CUDA_ERROR_NO_DEVICE"},
-		{"nqueens-gpu: no GPU available (built without CUDA); to use a GPU: build it; running on the CPU with 2 workers\n", "built without CUDA"},
-		{"warming up\nnqueens-gpu: GPU 0 is busy; running on the CPU with 2 workers\n", "GPU 0 is busy"},
+		{fallbackNotice, "the NVIDIA driver sees no GPU"},
+		{"nqueens-gpu: counting on the CPU (2 workers, about 3.5 hours for N=20): built without CUDA; to use a GPU, install the CUDA toolkit (make cuda-deps), then make\n", "built without CUDA"},
+		{"warming up\nnqueens-gpu: counting on the CPU (2 workers): GPU 0 did not open: cuCtxCreate: CUDA_ERROR_OUT_OF_MEMORY: out of memory\n",
+			"GPU 0 did not open: cuCtxCreate: CUDA_ERROR_OUT_OF_MEMORY: out of memory"},
 		{"", "the binary fell back to the CPU"},
 	}
 	for _, tt := range tests {
@@ -152,7 +153,7 @@ func TestShard(t *testing.T) {
 		{"fingerprint", run{out: strings.Replace(shardLine("gpu", sums), "d38d60f1", "00000000", 1)}, cpu, `fail: GPU and CPU shard results differ: fingerprint "00000000"`},
 		{"no solution", run{out: shardLine("gpu", `{"orbit1":0,"orbit2":0,"orbit4":0,"orbit8":0}`)},
 			run{out: shardLine("cpu", `{"orbit1":0,"orbit2":0,"orbit4":0,"orbit8":0}`)}, "fail: the shard holds no solution on either side"},
-		{"on the CPU", run{out: shardLine("cpu", sums), err: fallbackNotice}, cpu, "fail: ran on the CPU: cuInit"},
+		{"on the CPU", run{out: shardLine("cpu", sums), err: fallbackNotice}, cpu, "fail: ran on the CPU: the NVIDIA driver sees no GPU"},
 		{"no CPU", run{out: shardLine("gpu", sums)}, run{name: "largen-cpu", rc: 124}, "fail: no CPU result to compare with (largen-cpu)"},
 		{"no GPU record", run{name: "largen-static", out: "{}\n"}, cpu, "fail: no shard result in largen-static.out"},
 		{"a field short", run{name: "g", out: strings.Replace(shardLine("gpu", sums), `"batches":12,`, "", 1)}, cpu, "fail: no shard result in g.out"},
