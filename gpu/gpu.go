@@ -41,8 +41,19 @@ var (
 	ErrDriver = errors.New("the NVIDIA driver failed to start")
 )
 
-// causes are the causes above in the order Cause and Fix try them.
-var causes = []error{ErrNoCUDA, ErrNoDriver, ErrNoModule, ErrNoDevice, ErrNoSuchGPU, ErrDriver}
+// causes are the causes above in the order Cause and Fix try them, each
+// with what the user can do about it (Fix).
+var causes = []struct {
+	err error
+	fix string
+}{
+	{ErrNoCUDA, "install the CUDA toolkit (make cuda-deps), then make"},
+	{ErrNoDriver, "install it, or run the container with --gpus all"},
+	{ErrNoModule, "run where nvidia-smi lists one"},
+	{ErrNoDevice, "check nvidia-smi and CUDA_VISIBLE_DEVICES"},
+	{ErrNoSuchGPU, "nqueens-gpu devices lists them"},
+	{ErrDriver, "see nvidia-smi; reboot after an update"},
+}
 
 // OrdinalError is the error of Open for a GPU ordinal that does not exist.
 // It matches ErrNoSuchGPU.
@@ -75,8 +86,8 @@ func Cause(err error) string {
 		return oe.Error()
 	}
 	for _, c := range causes {
-		if errors.Is(err, c) {
-			return c.Error()
+		if errors.Is(err, c.err) {
+			return c.err.Error()
 		}
 	}
 	return ""
@@ -85,19 +96,10 @@ func Cause(err error) string {
 // Fix says, in one short clause, what the user can do about err, one of
 // the causes above; it returns "" for any other error.
 func Fix(err error) string {
-	switch {
-	case errors.Is(err, ErrNoCUDA):
-		return "install the CUDA toolkit (make cuda-deps), then make"
-	case errors.Is(err, ErrNoDriver):
-		return "install it, or run the container with --gpus all"
-	case errors.Is(err, ErrNoModule):
-		return "run where nvidia-smi lists one"
-	case errors.Is(err, ErrNoDevice):
-		return "check nvidia-smi and CUDA_VISIBLE_DEVICES"
-	case errors.Is(err, ErrNoSuchGPU):
-		return "nqueens-gpu devices lists them"
-	case errors.Is(err, ErrDriver):
-		return "see nvidia-smi; reboot after an update"
+	for _, c := range causes {
+		if errors.Is(err, c.err) {
+			return c.fix
+		}
 	}
 	return ""
 }

@@ -271,7 +271,7 @@ func TestHelpDocumentsEveryFlag(t *testing.T) {
 		"count":   countFlagSet(&config{}, &countFlags{}, &s),
 		"bench":   benchFlagSet(&benchConfig{}, &s),
 		"check":   checkFlagSet(&checkConfig{}),
-		"devices": devicesFlagSet(new(bool)),
+		"devices": devicesFlagSet(new(app.DevicesOptions)),
 	}
 	for name, fs := range sets {
 		text := helpText(name)

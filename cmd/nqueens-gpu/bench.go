@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
 	"flag"
-	"io"
 	"strings"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/app"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
-	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
 )
 
@@ -26,32 +23,16 @@ type benchConfig struct {
 	app.BenchOptions
 }
 
-// runBench runs `nqueens-gpu bench`.
-func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return runBenchWith(ctx, args, stdout, stderr, defaultHooks())
-}
-
-func runBenchWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hooks) int {
-	out := checkedOutput(stdout)
-	cfg, err := parseBenchArgs(args)
-	if err == nil {
-		cfg.Args = args
-		err = app.Bench(ctx, cfg.BenchOptions, out, stderr, h)
-	}
-	return done(err, "bench", out, stderr)
-}
-
-// Parsing.
-
-func parseBenchArgs(args []string) (benchConfig, error) {
+// parseBenchArgs parses and checks the command line of bench.
+func parseBenchArgs(args []string) (app.BenchOptions, error) {
 	cfg := benchConfig{}
 	var from string
-	fs := benchFlagSet(&cfg, &from)
-	set, err := parseFlags(fs, args)
-	if err != nil {
-		return cfg, err
+	set, err := parseFlags(benchFlagSet(&cfg, &from), args)
+	if err == nil {
+		cfg, err = cfg.check(set, from)
 	}
-	return cfg.check(set, from)
+	cfg.Args = args
+	return cfg.BenchOptions, err
 }
 
 // benchFlagSet defines the flags of bench, storing into cfg and from.
@@ -96,23 +77,14 @@ func (cfg benchConfig) check(set map[string]bool, from string) (benchConfig, err
 		}
 		return cfg, nil
 	}
-	if cfg.Lo, cfg.Hi, err = cfg.sizes(set, "missing -n: give a board size such as -n 16 or a range such as -n 12-16"); err != nil {
+	if cfg.Sweep, err = cfg.sweep(set, "missing -n: give a board size such as -n 16 or a range such as -n 12-16"); err != nil {
 		return cfg, err
 	}
-	cfg.Workers, cfg.Depth, cfg.Tune, cfg.RequireGPU = cfg.workers, cfg.depth, cfg.tune, cfg.requireGPU
 	if cfg.Runs < 1 || cfg.Runs > maxBenchRuns {
 		return cfg, usageErrorf("invalid -runs %d: want 1 to %d", cfg.Runs, maxBenchRuns)
 	}
 	if cfg.Warmup < 0 || cfg.Warmup > maxBenchRuns {
 		return cfg, usageErrorf("invalid -warmup %d: want 0 to %d", cfg.Warmup, maxBenchRuns)
-	}
-	if cfg.Devices, err = device.ParseList(cfg.device); err != nil {
-		return cfg, usageErrorf("%s", err.Error())
-	}
-	if set["algo"] {
-		if cfg.Algos, err = parseAlgoList(cfg.algo); err != nil {
-			return cfg, err
-		}
 	}
 	if cfg.Out != "" && cfg.Out == cfg.Plot {
 		return cfg, usageErrorf("-o and -plot name the same file %s: one would overwrite the other", clip.Quote(cfg.Out, clip.Max))

@@ -44,7 +44,7 @@ func publishedCounts(n int) nq.Counts {
 type solverFake struct {
 	mu      sync.Mutex
 	calls   []string // "cpu symmetry 12", "gpu0 carrychain 12", ...
-	devices []device.GPU
+	devices []gpu.DeviceInfo
 	devErr  error
 	openErr error
 	// wrong, if not nil, may change the counts of a call.
@@ -94,7 +94,7 @@ func (f *solverFake) hooks() hooks {
 			return device.Drivers{
 				CPU:   func(int) job.Backend { return &solverBackend{f: f, name: "cpu"} },
 				Procs: func() int { return 4 },
-				GPUs: func() ([]device.GPU, error) {
+				GPUs: func() ([]gpu.DeviceInfo, error) {
 					if f.devErr != nil {
 						return nil, f.devErr
 					}
@@ -155,7 +155,7 @@ func (b *solverBackend) Close() error {
 }
 
 func oneFakeGPU() *solverFake {
-	return &solverFake{devices: []device.GPU{{Ordinal: 0, Name: "Fake H100", SMs: 132, Major: 9, Minor: 0, MemBytes: 80 << 30}}}
+	return &solverFake{devices: []gpu.DeviceInfo{{Ordinal: 0, Name: "Fake H100", SMs: 132, Major: 9, Minor: 0, MemBytes: 80 << 30}}}
 }
 
 func noGPUFake() *solverFake { return &solverFake{devErr: gpu.ErrNoCUDA, openErr: gpu.ErrNoCUDA} }

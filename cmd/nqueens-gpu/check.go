@@ -1,12 +1,9 @@
 package main
 
 import (
-	"context"
 	"flag"
-	"io"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/app"
-	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 )
 
 // checkConfig is the parsed check command line: the shared flags as typed
@@ -16,40 +13,15 @@ type checkConfig struct {
 	app.CheckOptions
 }
 
-// runCheck runs `nqueens-gpu check`.
-func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return runCheckWith(ctx, args, stdout, stderr, defaultHooks())
-}
-
-func runCheckWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hooks) int {
-	out := checkedOutput(stdout)
-	cfg, err := parseCheckArgs(args)
-	if err == nil {
-		cfg.Args = args
-		err = app.Check(ctx, cfg.CheckOptions, out, stderr, h)
-	}
-	return done(err, "check", out, stderr)
-}
-
-func parseCheckArgs(args []string) (checkConfig, error) {
+// parseCheckArgs parses and checks the command line of check.
+func parseCheckArgs(args []string) (app.CheckOptions, error) {
 	var cfg checkConfig
 	set, err := parseFlags(checkFlagSet(&cfg), args)
-	if err != nil {
-		return cfg, err
+	if err == nil {
+		cfg.Sweep, err = cfg.sweep(set, "missing -n: give a range such as -n 4-16")
 	}
-	if cfg.Lo, cfg.Hi, err = cfg.sizes(set, "missing -n: give a range such as -n 4-16"); err != nil {
-		return cfg, err
-	}
-	cfg.Workers, cfg.Depth, cfg.Tune, cfg.RequireGPU = cfg.workers, cfg.depth, cfg.tune, cfg.requireGPU
-	if cfg.Devices, err = device.ParseList(cfg.device); err != nil {
-		return cfg, usageErrorf("%s", err.Error())
-	}
-	if set["algo"] {
-		if cfg.Algos, err = parseAlgoList(cfg.algo); err != nil {
-			return cfg, err
-		}
-	}
-	return cfg, nil
+	cfg.Args = args
+	return cfg.CheckOptions, err
 }
 
 // checkFlagSet defines the flags of check, storing into cfg.

@@ -144,7 +144,7 @@ func TestMergeRefuses(t *testing.T) {
 			}
 			before := fsutiltest.Tree(t, dir)
 			var out, errOut bytes.Buffer
-			code := runMerge(context.Background(), []string{"-v", path}, &out, &errOut)
+			code := runMergeWith(context.Background(), []string{"-v", path}, &out, &errOut, defaultHooks())
 			r := result{code, out.String(), errOut.String()}
 			wantOneErrorLine(t, r, exitRuntime)
 			if !strings.Contains(r.stderr, "nqueens-gpu: merge: ") || !strings.Contains(r.stderr, tt.want) || len(r.stderr) > 500 {
@@ -158,7 +158,7 @@ func TestMergeRefuses(t *testing.T) {
 	path := filepath.Join(dir, "good.jsonl")
 	os.WriteFile(path, []byte(strings.Join(good, "\n")+"\n"), 0o644)
 	var out, errOut bytes.Buffer
-	if code := runMerge(context.Background(), []string{"-json", path}, &out, &errOut); code != 0 || errOut.Len() != 0 {
+	if code := runMergeWith(context.Background(), []string{"-json", path}, &out, &errOut, defaultHooks()); code != 0 || errOut.Len() != 0 {
 		t.Fatalf("good shards: exit %d, stderr %q", code, errOut.String())
 	}
 	wantKnown(t, out.String(), 12)

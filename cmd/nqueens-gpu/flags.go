@@ -9,7 +9,9 @@ import (
 	"strings"
 
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/app"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 )
 
@@ -144,4 +146,25 @@ func algoNames(algos []nq.Algo) string {
 		s[i] = string(a)
 	}
 	return strings.Join(s, ", ")
+}
+
+// sweep checks the shared flags of bench and check once parsed (set holds
+// the names of those given) and returns what they sweep: -device and
+// -algo are lists there, each entry measured on its own.
+func (c *countFlags) sweep(set map[string]bool, missingN string) (app.Sweep, error) {
+	var sw app.Sweep
+	var err error
+	if sw.Lo, sw.Hi, err = c.sizes(set, missingN); err != nil {
+		return sw, err
+	}
+	sw.Workers, sw.Depth, sw.Tune, sw.RequireGPU = c.workers, c.depth, c.tune, c.requireGPU
+	if sw.Devices, err = device.ParseList(c.device); err != nil {
+		return sw, usageErrorf("%s", err.Error())
+	}
+	if set["algo"] {
+		if sw.Algos, err = parseAlgoList(c.algo); err != nil {
+			return sw, err
+		}
+	}
+	return sw, nil
 }

@@ -43,7 +43,7 @@ type fakeEnv struct {
 	gpuCalls []gpuCall
 	opened   []int // ordinals opened
 	closed   int   // GPU Close calls
-	devices  []device.GPU
+	devices  []gpu.DeviceInfo
 	devErr   error // the GPU list's error
 	openErr  error // every GPU open's error
 	solveErr error // returned by every count
@@ -118,7 +118,7 @@ func (f *fakeEnv) drivers(tune gpu.Tuning) device.Drivers {
 	return device.Drivers{
 		CPU:   func(workers int) job.Backend { return &fakeCPU{env: f, workers: workers} },
 		Procs: func() int { return 3 },
-		GPUs: func() ([]device.GPU, error) {
+		GPUs: func() ([]gpu.DeviceInfo, error) {
 			if f.devErr != nil {
 				return nil, f.devErr
 			}
@@ -152,7 +152,7 @@ func noCUDA() *fakeEnv { return &fakeEnv{devErr: gpu.ErrNoCUDA, openErr: gpu.Err
 
 // twoGPUs is an environment with GPUs 0 and 1.
 func twoGPUs() *fakeEnv {
-	return &fakeEnv{devices: []device.GPU{
+	return &fakeEnv{devices: []gpu.DeviceInfo{
 		{Ordinal: 0, Name: "Fake H100", SMs: 132},
 		{Ordinal: 1, Name: "Fake A100", SMs: 108},
 	}}
@@ -186,7 +186,7 @@ func (c *fakeCPU) Close() error { return nil }
 
 type fakeGPU struct {
 	env   *fakeEnv
-	info  device.GPU
+	info  gpu.DeviceInfo
 	tune  gpu.Tuning
 	nodes uint64 // made up, with tune.Nodes
 }

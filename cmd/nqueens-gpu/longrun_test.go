@@ -443,7 +443,7 @@ func TestShardsMerge(t *testing.T) {
 				files = append(files, f)
 			}
 			var out, errOut bytes.Buffer
-			code := runMerge(context.Background(), append([]string{"-json"}, files...), &out, &errOut)
+			code := runMergeWith(context.Background(), append([]string{"-json"}, files...), &out, &errOut, defaultHooks())
 			if code != 0 || errOut.String() != "" {
 				t.Fatalf("%s N=%d merge: exit %d, stderr %q", algo, n, code, errOut.String())
 			}
@@ -486,7 +486,7 @@ func TestMergeCLI(t *testing.T) {
 
 	merge := func(args ...string) result {
 		var out, errOut bytes.Buffer
-		code := runMerge(context.Background(), args, &out, &errOut)
+		code := runMergeWith(context.Background(), args, &out, &errOut, defaultHooks())
 		return result{code, out.String(), errOut.String()}
 	}
 	// Table output, with flags anywhere, and one file holding every shard.

@@ -74,7 +74,7 @@ func run(name string, args []string, stdout, stderr io.Writer) int {
 	}()
 	if len(args) > 0 {
 		if sub, ok := subcommands[args[0]]; ok {
-			return sub(ctx, args[1:], stdout, stderr)
+			return sub(ctx, args[1:], stdout, stderr, defaultHooks())
 		}
 	}
 	return runAs(ctx, name, args, stdout, stderr, defaultHooks())
@@ -96,12 +96,29 @@ func stopSignals() []os.Signal {
 // subcommands maps the first argument of `nqueens-gpu NAME ...` to the
 // code that runs it; without a subcommand the program counts. Each one
 // lives in a file of its own named after it.
-var subcommands = map[string]func(ctx context.Context, args []string, stdout, stderr io.Writer) int{
-	"merge":   runMerge,
-	"bench":   runBench,
-	"check":   runCheck,
-	"devices": runDevices,
-	"version": runVersion,
+var subcommands = map[string]runner{
+	"merge":   command("merge", parseMergeArgs, app.Merge),
+	"bench":   command("bench", parseBenchArgs, app.Bench),
+	"check":   command("check", parseCheckArgs, app.Check),
+	"devices": command("devices", parseDevicesArgs, app.Devices),
+	"version": command("version", parseVersionArgs, app.Version),
+}
+
+// runner runs a command with args and returns its exit status.
+type runner func(ctx context.Context, args []string, stdout, stderr io.Writer, h hooks) int
+
+// command is the runner of the subcommand sub: its arguments parsed by
+// parse, its work done by do (a function of package app), its error
+// printed and turned into the exit status (done).
+func command[O any](sub string, parse func([]string) (O, error), do func(context.Context, O, io.Writer, io.Writer, hooks) error) runner {
+	return func(ctx context.Context, args []string, stdout, stderr io.Writer, h hooks) int {
+		out := checkedOutput(stdout)
+		opt, err := parse(args)
+		if err == nil {
+			err = do(ctx, opt, out, stderr, h)
+		}
+		return done(err, sub, out, stderr)
+	}
 }
 
 // hooks are the program's ties to the devices and the clock; tests

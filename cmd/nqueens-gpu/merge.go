@@ -1,28 +1,11 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
-	"io"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/app"
 )
-
-// runMerge runs `nqueens-gpu merge`.
-func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return runMergeWith(ctx, args, stdout, stderr, defaultHooks())
-}
-
-// runMergeWith merges the shard results in the files of args (app.Merge).
-func runMergeWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hooks) int {
-	out := checkedOutput(stdout)
-	opt, err := parseMergeArgs(args)
-	if err == nil {
-		err = app.Merge(opt, out, stderr, h)
-	}
-	return done(err, "merge", out, stderr)
-}
 
 // parseMergeArgs parses the command line of merge: its flags may come
 // before, between or after the files.

@@ -31,10 +31,10 @@ func TestVersion(t *testing.T) {
 		}
 	}
 	var out, errOut bytes.Buffer
-	if code := runVersionWith(nil, &out, &errOut, h); code != 0 || out.String() != want || errOut.Len() != 0 {
+	if code := runVersionWith(context.Background(), nil, &out, &errOut, h); code != 0 || out.String() != want || errOut.Len() != 0 {
 		t.Errorf("version: exit %d, stdout %q, stderr %q; want %q", code, out.String(), errOut.String(), want)
 	}
-	if code := runVersionWith([]string{"x"}, &out, &errOut, h); code != exitUsage {
+	if code := runVersionWith(context.Background(), []string{"x"}, &out, &errOut, h); code != exitUsage {
 		t.Errorf("version x: exit %d", code)
 	}
 	line := regexp.MustCompile(`^nqueens-gpu \S+, commit [^,]+, go\S+ \S+/\S+, CUDA: [^\n]+\n$`)

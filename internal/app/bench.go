@@ -17,23 +17,31 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
 )
 
-// BenchOptions are the parsed and checked command line of bench.
-type BenchOptions struct {
+// Sweep is what bench and check count: the sizes Lo..Hi on each device
+// set of Devices, opened on its own, with each algorithm of Algos (nil:
+// the command's default), and the choices every count shares.
+type Sweep struct {
 	Lo, Hi     int
-	Runs       int
-	Warmup     int
 	Devices    []device.Set
-	Algos      []nq.Algo // nil: each device set's default
+	Algos      []nq.Algo
 	Workers    int
 	Depth      int
 	Tune       gpu.Tuning
 	RequireGPU bool
-	JSON       bool
-	Out        string   // also write the JSON document here
-	Baseline   string   // compare with this earlier document
-	Plot       string   // a plot of time against N (.png or .svg)
-	From       []string // report on these documents instead of measuring
-	Args       []string // the command line without the program's name
+}
+
+// BenchOptions are the parsed and checked command line of bench; its
+// algorithms default to each device set's.
+type BenchOptions struct {
+	Sweep
+	Runs     int
+	Warmup   int
+	JSON     bool
+	Out      string   // also write the JSON document here
+	Baseline string   // compare with this earlier document
+	Plot     string   // a plot of time against N (.png or .svg)
+	From     []string // report on these documents instead of measuring
+	Args     []string // the command line without the program's name
 }
 
 // Bench times the counts of opt (or reports on earlier documents, From)
@@ -54,14 +62,8 @@ func Bench(ctx context.Context, opt BenchOptions, stdout, stderr io.Writer, h Ho
 		return benchFromFiles(opt, base, stdout)
 	}
 	h = h.WithDefaults()
-	doc := &report.Document{
-		Schema:  report.Schema,
-		Created: time.Now().UTC().Truncate(time.Second),
-		Command: append([]string{Program, "bench"}, opt.Args...),
-		Env:     envOf(h, opt.Tune),
-		Runs:    opt.Runs,
-		Warmup:  opt.Warmup,
-	}
+	doc := &report.Document{Header: header(report.Schema, "bench", opt.Args), Runs: opt.Runs, Warmup: opt.Warmup}
+	doc.Env = envOf(h, opt.Tune)
 	text := io.Discard
 	if !opt.JSON {
 		text = stdout
@@ -245,4 +247,11 @@ func checkOutputFiles(flagFiles ...string) error {
 		}
 	}
 	return nil
+}
+
+// header is the opening of a document of schema written by the command
+// sub with args, now.
+func header(schema, sub string, args []string) report.Header {
+	return report.Header{Schema: schema, Created: time.Now().UTC().Truncate(time.Second),
+		Command: append([]string{Program, sub}, args...)}
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nqueens-gpu/nqueens-gpu/gpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
@@ -19,18 +18,13 @@ import (
 // search on the CPU, the simplest algorithm, as a reference.
 const plainMaxN = 13
 
-// CheckOptions are the parsed and checked command line of check.
+// CheckOptions are the parsed and checked command line of check; its
+// algorithms default to a pair on each device set.
 type CheckOptions struct {
-	Lo, Hi     int
-	Devices    []device.Set
-	Algos      []nq.Algo // nil: the default pair on each device set
-	Workers    int
-	Depth      int
-	Tune       gpu.Tuning
-	RequireGPU bool
-	JSON       bool
-	Out        string   // also write the JSON document here
-	Args       []string // the command line without the program's name
+	Sweep
+	JSON bool
+	Out  string   // also write the JSON document here
+	Args []string // the command line without the program's name
 }
 
 // checkColumn is one column of the table and the devices that count it.
@@ -52,8 +46,7 @@ func Check(ctx context.Context, opt CheckOptions, stdout, stderr io.Writer, h Ho
 		return err
 	}
 	defer closeAll()
-	doc := report.CheckDocument{Schema: report.CheckSchema, Created: time.Now().UTC().Truncate(time.Second),
-		Command: append([]string{Program, "check"}, opt.Args...), OK: true}
+	doc := report.CheckDocument{Header: header(report.CheckSchema, "check", opt.Args), OK: true}
 	for _, c := range cols {
 		doc.Columns = append(doc.Columns, c.CheckColumn)
 	}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +15,14 @@ import (
 // VersionLine is what -version and `nqueens-gpu version` print: the
 // program's name and its build (buildinfo.Info.String).
 func VersionLine(h Hooks) string { return Program + " " + h.WithDefaults().Build.String() }
+
+// Version writes VersionLine to stdout; it takes no options.
+func Version(_ context.Context, _ struct{}, stdout, _ io.Writer, h Hooks) error {
+	if _, err := io.WriteString(stdout, VersionLine(h)+"\n"); err != nil {
+		return &OutputError{err}
+	}
+	return nil
+}
 
 // Env describes the machine, the build and the GPUs for bench, check and
 // devices; its error is the GPU list's.
@@ -44,12 +53,17 @@ func envOf(h Hooks, tune gpu.Tuning) report.Env {
 	return e
 }
 
+// DevicesOptions are the parsed command line of devices.
+type DevicesOptions struct {
+	JSON bool
+}
+
 // Devices writes the description of the machine (Env) as text, or JSON
-// with asJSON; without a GPU to count on it says why in its error.
-func Devices(h Hooks, asJSON bool, stdout io.Writer) error {
+// with opt.JSON; without a GPU to count on it says why in its error.
+func Devices(_ context.Context, opt DevicesOptions, stdout, _ io.Writer, h Hooks) error {
 	h = h.WithDefaults()
 	env, err := Env(h, gpu.Tuning{})
-	if asJSON {
+	if opt.JSON {
 		if err2 := report.WriteJSON(stdout, &env); err2 != nil {
 			return &OutputError{err2}
 		}

@@ -50,7 +50,7 @@ func RealDrivers(tune gpu.Tuning) device.Drivers {
 	return device.Drivers{
 		CPU:   func(workers int) job.Backend { return cpu.New(workers) },
 		Procs: func() int { return runtime.GOMAXPROCS(0) },
-		GPUs:  gpuList,
+		GPUs:  gpu.Devices,
 		OpenGPU: func(ordinal int) (job.Backend, error) {
 			b, err := gpu.OpenWith(ordinal, tune)
 			if err != nil {
@@ -62,16 +62,6 @@ func RealDrivers(tune gpu.Tuning) device.Drivers {
 		Cause:    gpu.Cause,
 		Fix:      gpu.Fix,
 	}
-}
-
-// gpuList is gpu.Devices as the device layer describes GPUs.
-func gpuList() ([]device.GPU, error) {
-	ds, err := gpu.Devices()
-	gs := make([]device.GPU, len(ds))
-	for i, d := range ds {
-		gs[i] = device.GPU(d)
-	}
-	return gs, err
 }
 
 // WithDefaults fills in the hooks h left nil.

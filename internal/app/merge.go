@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -23,7 +24,7 @@ type MergeOptions struct {
 // shard of one job, whole and unchanged, makes the job's plan again
 // (Hooks.Plan) to check their fingerprint, and prints the combined counts.
 // Every error about the files or what they hold names the file and line.
-func Merge(opt MergeOptions, stdout, stderr io.Writer, h Hooks) error {
+func Merge(_ context.Context, opt MergeOptions, stdout, stderr io.Writer, h Hooks) error {
 	var srcs []shard.Source
 	for _, name := range opt.Files {
 		// Regular files only, of bounded size and line length: a FIFO

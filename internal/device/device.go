@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nqueens-gpu/nqueens-gpu/gpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
@@ -136,16 +137,6 @@ func ParseList(s string) ([]Set, error) {
 	return out, nil
 }
 
-// GPU describes one GPU.
-type GPU struct {
-	Ordinal  int
-	Name     string
-	SMs      int    // streaming multiprocessors
-	Major    int    // compute capability
-	Minor    int    //
-	MemBytes uint64 // global memory
-}
-
 // NodeCounter is a backend that counts search nodes (the GPU kernels'
 // -gpu-nodes variants). TakeNodes returns the nodes counted since the last
 // call and starts again from zero.
@@ -163,7 +154,7 @@ type Drivers struct {
 	Procs func() int
 	// GPUs lists the GPUs; its error says why none can be used (a build
 	// without CUDA, no driver, no device).
-	GPUs func() ([]GPU, error)
+	GPUs func() ([]gpu.DeviceInfo, error)
 	// OpenGPU opens the GPU with the ordinal.
 	OpenGPU func(ordinal int) (job.Backend, error)
 	// GPUAlgos lists the algorithms that have a GPU kernel.
@@ -227,7 +218,7 @@ type Devices struct {
 	// CPU when it counts.
 	Backends []job.Backend
 	// GPUs describes the GPUs that opened; empty on the CPU alone.
-	GPUs []GPU
+	GPUs []gpu.DeviceInfo
 	// Kind is "cpu", "gpu" or "gpu+cpu"; Device is "cpu", the GPU
 	// ordinals ("0", "0,1") and ",cpu" when the CPU counts next to them;
 	// DeviceName joins the GPUs' names.
@@ -353,7 +344,7 @@ func supports(algos []nq.Algo, a nq.Algo) bool {
 // descriptions, or none and the reason to fall back to the CPU. Of
 // several GPUs, one that does not exist or does not open is left out with
 // a line in leftOut.
-func openGPUs(set Set, d Drivers) (gs []job.Backend, infos []GPU, no noGPU, leftOut []string) {
+func openGPUs(set Set, d Drivers) (gs []job.Backend, infos []gpu.DeviceInfo, no noGPU, leftOut []string) {
 	devs, err := d.GPUs()
 	if err != nil {
 		why, fix := d.Explain(err)
@@ -366,7 +357,7 @@ func openGPUs(set Set, d Drivers) (gs []job.Backend, infos []GPU, no noGPU, left
 	if len(devs) == 0 {
 		return nil, nil, noGPU{why: "the driver sees no GPU", fix: "check nvidia-smi"}, nil
 	}
-	var want []GPU
+	var want []gpu.DeviceInfo
 	var failed, fixes, details []string
 	if set.All {
 		want = devs
@@ -409,7 +400,7 @@ func openGPUs(set Set, d Drivers) (gs []job.Backend, infos []GPU, no noGPU, left
 
 // ordinals writes the ordinals of devs for a message: "GPU 0", "GPUs 0
 // to 7", "GPUs 0, 2".
-func ordinals(devs []GPU) string {
+func ordinals(devs []gpu.DeviceInfo) string {
 	if len(devs) == 1 {
 		return "GPU " + strconv.Itoa(devs[0].Ordinal)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nqueens-gpu/nqueens-gpu/gpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
@@ -84,11 +85,11 @@ func (f *fake) Close() error { *f.closed++; return nil }
 
 // drivers are two fake GPUs (an H100 and an A100) and the CPU; failing
 // makes single GPUs fail to open.
-func drivers(gpus []GPU, listErr error, failing map[int]error, counts *[]string, closed *int) Drivers {
+func drivers(gpus []gpu.DeviceInfo, listErr error, failing map[int]error, counts *[]string, closed *int) Drivers {
 	return Drivers{
 		CPU:   func(w int) job.Backend { return &fake{name: fmt.Sprintf("cpu/%d", w), counts: counts, closed: closed} },
 		Procs: func() int { return 4 },
-		GPUs:  func() ([]GPU, error) { return gpus, listErr },
+		GPUs:  func() ([]gpu.DeviceInfo, error) { return gpus, listErr },
 		OpenGPU: func(o int) (job.Backend, error) {
 			if err := failing[o]; err != nil {
 				return nil, err
@@ -102,14 +103,14 @@ func drivers(gpus []GPU, listErr error, failing map[int]error, counts *[]string,
 	}
 }
 
-var twoGPUs = []GPU{{Ordinal: 0, Name: "H100", SMs: 132}, {Ordinal: 1, Name: "A100", SMs: 108}}
+var twoGPUs = []gpu.DeviceInfo{{Ordinal: 0, Name: "H100", SMs: 132}, {Ordinal: 1, Name: "A100", SMs: 108}}
 
 func TestOpen(t *testing.T) {
 	busy := errors.New("busy")
 	tests := []struct {
 		set      string
 		opt      Options
-		gpus     []GPU
+		gpus     []gpu.DeviceInfo
 		listErr  error
 		failing  map[int]error
 		kind     string
@@ -202,15 +203,15 @@ func TestOpenUsageErrors(t *testing.T) {
 // GPUs that count enough symmetry boards, else the default (the CPU, the
 // carry chain).
 func TestSpecDepth(t *testing.T) {
-	h100 := GPU{Ordinal: 0, Name: "H100", SMs: 132}
-	a100 := GPU{Ordinal: 1, Name: "A100", SMs: 108}
-	one := []GPU{h100}
+	h100 := gpu.DeviceInfo{Ordinal: 0, Name: "H100", SMs: 132}
+	a100 := gpu.DeviceInfo{Ordinal: 1, Name: "A100", SMs: 108}
+	one := []gpu.DeviceInfo{h100}
 	tests := []struct {
 		name      string
 		n         int
 		algo      nq.Algo
 		userDepth int
-		gpus      []GPU
+		gpus      []gpu.DeviceInfo
 		want      int
 	}{
 		{"CPU N=16", 16, nq.Symmetry, 0, nil, tasks.DefaultDepth(16)},
@@ -224,13 +225,13 @@ func TestSpecDepth(t *testing.T) {
 		{"H100 N=20", 20, nq.Symmetry, 0, one, 7},
 		{"H100 N=24", 24, nq.Symmetry, 0, one, 8},
 		// 240 SMs: 3,932,160 boards, more than depth 7's 2,272,413.
-		{"H100+A100 N=17", 17, nq.Symmetry, 0, []GPU{h100, a100}, 8},
+		{"H100+A100 N=17", 17, nq.Symmetry, 0, []gpu.DeviceInfo{h100, a100}, 8},
 		{"H100 N=12", 12, nq.Symmetry, 0, one, 6}, // never enough: depth 7 less than doubles the boards
 		{"H100 N=3", 3, nq.Symmetry, 0, one, 0},   // searched whole
 		{"user depth on a GPU", 16, nq.Symmetry, 5, one, 5},
 		{"user depth on the CPU", 16, nq.Symmetry, 9, nil, 9},
 		{"carry chain on a GPU", 16, nq.CarryChain, 0, one, 0}, // frames have no depth
-		{"GPU without an SM count", 16, nq.Symmetry, 0, []GPU{{Ordinal: 0}}, tasks.DefaultDepth(16)},
+		{"GPU without an SM count", 16, nq.Symmetry, 0, []gpu.DeviceInfo{{Ordinal: 0}}, tasks.DefaultDepth(16)},
 	}
 	for _, tt := range tests {
 		d := &Devices{GPUs: tt.gpus, Algo: nq.Symmetry}
@@ -245,7 +246,7 @@ func TestSpecDepth(t *testing.T) {
 func TestRequireGPU(t *testing.T) {
 	tests := []struct {
 		set     string
-		gpus    []GPU
+		gpus    []gpu.DeviceInfo
 		listErr error
 		failing map[int]error
 		refused string // "": no error

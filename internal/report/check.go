@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
@@ -17,10 +16,7 @@ const CheckSchema = "nqueens-gpu-check/v1.1"
 // (backend and algorithm pairs) and, per N, every column's counts and the
 // verdict.
 type CheckDocument struct {
-	Schema  string        `json:"schema"`
-	Created time.Time     `json:"created"`
-	Command []string      `json:"command"`
-	Env     Env           `json:"env"`
+	Header
 	Columns []CheckColumn `json:"columns"`
 	Rows    []CheckRow    `json:"rows"`
 	OK      bool          `json:"ok"`

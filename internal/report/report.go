@@ -33,15 +33,21 @@ const Schema = "nqueens-gpu-bench/v1.1"
 // schemaMajor is the prefix every readable version has.
 const schemaMajor = "nqueens-gpu-bench/v1."
 
-// Document is one bench run: the machine it ran on and one series of
-// timings per backend and algorithm.
-type Document struct {
+// Header opens the JSON documents of bench and check: what they are,
+// when and by which command line they were made, and on which machine.
+type Header struct {
 	Schema string `json:"schema"`
 	// Created is when the run started, in UTC.
 	Created time.Time `json:"created"`
 	// Command is the command line, program name first.
 	Command []string `json:"command"`
 	Env     Env      `json:"env"`
+}
+
+// Document is one bench run: the machine it ran on and one series of
+// timings per backend and algorithm.
+type Document struct {
+	Header
 	// Runs is the number of timed runs per N, Warmup the untimed runs
 	// before them.
 	Runs   int      `json:"runs"`

@@ -32,7 +32,7 @@ func result(n int, secs ...float64) Result {
 // fixture is a document as bench writes it, with one CPU and one GPU
 // series.
 func fixture() *Document {
-	return &Document{
+	return &Document{Header: Header{
 		Schema:  Schema,
 		Created: time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC),
 		Command: []string{"nqueens-gpu", "bench", "-n", "12-14", "-runs", "3", "-device", "cpu,0"},
@@ -44,7 +44,7 @@ func fixture() *Document {
 			CUDABuild: true, PTXBuild: "nvcc: Build cuda_11.8\nflags: -ptx -arch=compute_70",
 			NVIDIADriver: "550.54.15", CUDADriver: "12.4",
 			GPUs: []GPU{{Ordinal: 0, Name: "Fake H100", ComputeCapability: "9.0", SMs: 132, MemBytes: 80 << 30}},
-		},
+		}},
 		Runs: 3, Warmup: 1,
 		Series: []Series{
 			{
