@@ -199,8 +199,8 @@ func TestClassifyInit(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			err := classifyInit(&Error{Op: "cuInit", Code: tt.code}, tt.loaded, tt.lib, tt.visible)
 			for _, c := range causes {
-				if errors.Is(err, c) != (c == tt.cause) {
-					t.Errorf("errors.Is(%v, %v) = %v", err, c, !(c == tt.cause))
+				if errors.Is(err, c.err) != (c.err == tt.cause) {
+					t.Errorf("errors.Is(%v, %v) = %v", err, c.err, !(c.err == tt.cause))
 				}
 			}
 			var e *Error
