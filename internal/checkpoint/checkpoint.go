@@ -79,7 +79,7 @@ type State struct {
 // with it the size of a checkpoint file. It covers every default job up
 // to N=28, the largest N: the symmetry boards of N=28 at the default
 // depth 8 (boards28) are under 2^30 batches even in batches of 8, and
-// nq.DefaultBatch keeps them under 2^28.
+// plan.DefaultBatch keeps them under 2^28.
 const MaxBatches = 1 << 30
 
 // boards28 is the number of symmetry boards of N=28 at its default depth
