@@ -135,9 +135,8 @@ func (c *Context) selfTest() {
 	defer freeQuietly(out)
 	named(op+": cuMemsetD32", func() { cu.MemsetD32(out, 0, outBytes/4) })
 	p := devPtr(out)
-	frames := efFrames(4, 0)
 	shape := launchShape{blocks: 1, threads: selfTestThreads, sharedBytes: efStackBytes(4, 0, selfTestThreads)}
-	launchEightfold(streamLauncher(0), kernelFunc(f), shape, 0, int32(frames), p, p, p, p, p, p+nextOffset)
+	launchEightfold(streamLauncher(0), kernelFunc(f), shape, 0, p, p, p, p, p, p+nextOffset)
 	var next uint32
 	named(op+": cuMemcpyDtoH", func() { cu.MemcpyDtoH(unsafe.Pointer(&next), out+nextOffset, 4) })
 	if next != selfTestThreads {

@@ -333,7 +333,6 @@ func (s *slot) launch(kernel kernelFunc, tune launchTuning, resident, n, depth, 
 		a.right = put64(g.right64)
 		a.down = put32(g.down)
 		a.meta = put32(g.meta)
-		a.frames = int32(efFrames(n, depth))
 	}
 	named("cuMemcpyHtoDAsync", func() { cu.MemcpyHtoDAsync(s.dev, s.host, int64(off), s.stream) })
 	shape := launchShape{blocks: (g.count + threads - 1) / threads, threads: threads, sharedBytes: tune.sharedBytes}

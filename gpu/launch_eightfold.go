@@ -11,10 +11,10 @@ import (
 
 // eightfoldArgs is the argument block of nq_eightfold and its _nodes twin.
 type eightfoldArgs struct {
-	count, frames           int32
+	count                   int32
 	left, right, down, meta devPtr
 	out, next               devPtr
-	argptr                  [8]unsafe.Pointer
+	argptr                  [7]unsafe.Pointer
 	sync.Mutex
 }
 
@@ -22,23 +22,23 @@ var eightfold eightfoldArgs
 
 func init() {
 	a := &eightfold
-	a.argptr = [...]unsafe.Pointer{unsafe.Pointer(&a.count), unsafe.Pointer(&a.frames),
+	a.argptr = [...]unsafe.Pointer{unsafe.Pointer(&a.count),
 		unsafe.Pointer(&a.left), unsafe.Pointer(&a.right), unsafe.Pointer(&a.down), unsafe.Pointer(&a.meta),
 		unsafe.Pointer(&a.out), unsafe.Pointer(&a.next)}
 }
 
 // launchEightfold queues nq_eightfold (or its twin: f) with l.
 func launchEightfold(l launcher, f kernelFunc, shape launchShape,
-	count, frames int32, left, right, down, meta, out, next devPtr) {
+	count int32, left, right, down, meta, out, next devPtr) {
 	a := &eightfold
 	a.Lock()
 	defer a.Unlock()
-	a.count, a.frames = count, frames
+	a.count = count
 	a.left, a.right, a.down, a.meta, a.out, a.next = left, right, down, meta, out, next
 	l.launch(f, shape, a.argptr[:])
 }
 
 // eightfoldLaunch is launchEightfold for the registry.
 func eightfoldLaunch(l launcher, f kernelFunc, shape launchShape, g *groupArgs) {
-	launchEightfold(l, f, shape, g.count, g.frames, g.left, g.right, g.down, g.meta, g.out, g.next)
+	launchEightfold(l, f, shape, g.count, g.left, g.right, g.down, g.meta, g.out, g.next)
 }

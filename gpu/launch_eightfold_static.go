@@ -11,10 +11,10 @@ import (
 // eightfoldStaticArgs is the argument block of nq_eightfold_static and its
 // _nodes twin.
 type eightfoldStaticArgs struct {
-	count, frames           int32
+	count                   int32
 	left, right, down, meta devPtr
 	out                     devPtr
-	argptr                  [7]unsafe.Pointer
+	argptr                  [6]unsafe.Pointer
 	sync.Mutex
 }
 
@@ -22,23 +22,23 @@ var eightfoldStatic eightfoldStaticArgs
 
 func init() {
 	a := &eightfoldStatic
-	a.argptr = [...]unsafe.Pointer{unsafe.Pointer(&a.count), unsafe.Pointer(&a.frames),
+	a.argptr = [...]unsafe.Pointer{unsafe.Pointer(&a.count),
 		unsafe.Pointer(&a.left), unsafe.Pointer(&a.right), unsafe.Pointer(&a.down), unsafe.Pointer(&a.meta),
 		unsafe.Pointer(&a.out)}
 }
 
 // launchEightfoldStatic queues nq_eightfold_static (or its twin: f) with l.
 func launchEightfoldStatic(l launcher, f kernelFunc, shape launchShape,
-	count, frames int32, left, right, down, meta, out devPtr) {
+	count int32, left, right, down, meta, out devPtr) {
 	a := &eightfoldStatic
 	a.Lock()
 	defer a.Unlock()
-	a.count, a.frames = count, frames
+	a.count = count
 	a.left, a.right, a.down, a.meta, a.out = left, right, down, meta, out
 	l.launch(f, shape, a.argptr[:])
 }
 
 // eightfoldStaticLaunch is launchEightfoldStatic for the registry.
 func eightfoldStaticLaunch(l launcher, f kernelFunc, shape launchShape, g *groupArgs) {
-	launchEightfoldStatic(l, f, shape, g.count, g.frames, g.left, g.right, g.down, g.meta, g.out)
+	launchEightfoldStatic(l, f, shape, g.count, g.left, g.right, g.down, g.meta, g.out)
 }
