@@ -398,7 +398,7 @@ func printReport(w io.Writer, arch, ver string, results []*KernelResult) {
 	tw.Flush()
 	fmt.Fprintf(w, "\nStep loop SASS: instructions of one iteration per path kind (the cheapest path of each kind)\n\n")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "kernel\tloop (blocks/instrs)\tpath\tinstrs\tALU/IMAD/other\tmemory ops\tnote\t")
+	fmt.Fprintln(tw, "kernel\tloop (blocks/instrs)\tpath\tinstrs\tALU/IMAD/FP32/other\tmemory ops\tnote\t")
 	for _, k := range results {
 		if k.Loop == nil {
 			continue
@@ -420,8 +420,8 @@ func printReport(w io.Writer, arch, ver string, results []*KernelResult) {
 				fmt.Fprintf(tw, "%s\t%s\t%s\t-\t-\t-\t%s\t\n", name, loop, p.Class, note)
 				continue
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d/%d/%d\t%s\t%s\t\n", name, loop, p.Class, p.Path.Insts, p.Mix.ALU,
-				p.Mix.IMAD, p.Mix.Other, p.Mix.Mem(), note)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d/%d/%d/%d\t%s\t%s\t\n", name, loop, p.Class, p.Path.Insts, p.Mix.ALU,
+				p.Mix.IMAD, p.Mix.FP32, p.Mix.Other, p.Mix.Mem(), note)
 		}
 		steps := ""
 		if k.Steps > 1 {
