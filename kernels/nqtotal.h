@@ -258,9 +258,13 @@ typedef struct {
  * first nq_ef_start. */
 NQ_HD void nq_ef_consts(nq_ef_state *s, uint32_t z)
 {
+	uint32_t k2 = z + 2u, k4 = z + 4u;
+#ifdef __CUDA_ARCH__
+	asm("" : "+r"(k2), "+r"(k4)); /* nor NVVM: it would make them in the loop */
+#endif
 	s->k0 = z;
-	s->k2 = z + 2u;
-	s->k4 = z + 4u;
+	s->k2 = k2;
+	s->k4 = k4;
 }
 
 /* nq_ef_sched returns the schedule's word for row k: its top two bits are
