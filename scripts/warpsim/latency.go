@@ -68,10 +68,11 @@ const (
 	opATOM                // global atomic
 	opLDG                 // global load
 	opBRA                 // branch
+	opFP                  // FP32 arithmetic (the SP units, not the integer pipe)
 	nClasses
 )
 
-var classLabel = [nClasses]string{"alu", "int", "lds", "sts", "atom", "ldg", "bra"}
+var classLabel = [nClasses]string{"alu", "int", "lds", "sts", "atom", "ldg", "bra", "fp"}
 
 // Machine is what the model knows of one GPU: per class the latency
 // (cycles until a dependent instruction may issue) and the cycles a warp
@@ -97,7 +98,7 @@ type Machine struct {
 // costs 5,225 cycles.
 var SimQV100 = Machine{
 	Name:       "GPGPU-Sim QV100",
-	Latency:    [nClasses]float64{opALU: 6, opINT: 9, opLDS: 28, opSTS: 1, opATOM: 180, opLDG: 340, opBRA: 1},
+	Latency:    [nClasses]float64{opALU: 6, opINT: 9, opLDS: 28, opSTS: 1, opATOM: 180, opLDG: 340, opBRA: 1, opFP: 9},
 	PipeCycles: [nClasses]float64{opALU: 1, opINT: 2},
 	Schedulers: 4,
 	Launch:     5225,
@@ -114,7 +115,7 @@ var SimQV100 = Machine{
 // instruction every 2 cycles, issue one a cycle).
 var H100 = Machine{
 	Name:       "H100 SXM (latencies from the literature; SASS counts for issue and pipes)",
-	Latency:    [nClasses]float64{opALU: 4, opINT: 4, opLDS: 30, opSTS: 1, opATOM: 600, opLDG: 600, opBRA: 1},
+	Latency:    [nClasses]float64{opALU: 4, opINT: 4, opLDS: 30, opSTS: 1, opATOM: 600, opLDG: 600, opBRA: 1, opFP: 4},
 	Schedulers: 4,
 }
 
@@ -136,6 +137,9 @@ var (
 // the rest).
 func classOf(op string) opClass {
 	base, mods, _ := strings.Cut(op, ".")
+	if strings.HasSuffix(op, ".f32") {
+		return opFP
+	}
 	switch base {
 	case "add", "sub", "mul", "mad", "min", "max":
 		return opINT
@@ -536,6 +540,12 @@ func latencyCmd(args []string) error {
 	tsvPath := fs.String("tsv", "docs/model/kernels.tsv", "kernel-report TSV (SASS counts for the H100)")
 	simTSV := fs.String("simtsv", "docs/model/sim.tsv", "warpsim sim results (nodes per N)")
 	sample := fs.Int("sample", 4096, "H100: tasks of the smallest N the replay samples for the lanes' waste")
+	baseTSV := fs.String("base-tsv", "docs/model/kernels-baseline.tsv", "H100: the kernel-report TSV of the kernel the H100 measured (the calibration's baseline; empty: no calibrated model)")
+	baseChain := fs.Float64("base-chain", 1494, "H100: that kernel's PTX chain of a 10-step iteration with H100 latencies, cycles")
+	clock := fs.Float64("clock", 1.98e9, "H100: the SM clock the measurements ran at, Hz")
+	aluBusy := fs.Float64("alu-busy", 0.874, "H100: the baseline's ALU pipe busy share of a steady launch")
+	aluBusyN := fs.Int("alu-busy-n", 20, "H100: the N of -alu-busy")
+	measured := fs.String("measured", "21=7.7,22=62.3", "H100: the baseline's seconds, N=seconds,...")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -610,7 +620,47 @@ func latencyCmd(args []string) error {
 	if err != nil {
 		return err
 	}
-	return predictH100(hn, code, *tsvPath, *simTSV, *regs, *sample)
+	opt := h100Options{tsv: *tsvPath, simTSV: *simTSV, regs: *regs, sample: *sample, baseTSV: *baseTSV,
+		baseChain: *baseChain, me: H100Measured{ClockHz: *clock, ALUBusy: *aluBusy, ALUBusyN: *aluBusyN, Seconds: map[int]float64{}}}
+	for _, f := range strings.Split(*measured, ",") {
+		var n int
+		var sec float64
+		if _, err := fmt.Sscanf(f, "%d=%g", &n, &sec); err == nil {
+			opt.me.Seconds[n] = sec
+		}
+	}
+	return predictH100(hn, code, opt)
+}
+
+// h100Options are predictH100's inputs besides the N and the PTX.
+type h100Options struct {
+	tsv, simTSV, baseTSV string
+	regs, sample         int
+	baseChain            float64
+	me                   H100Measured
+}
+
+// loopCostOf returns nq_eightfold's iteration costs in the kernel-report
+// TSV at path (its push path: every path is the whole predicated loop).
+func loopCostOf(path string, chain float64) (loopCost, error) {
+	infos, err := readKernelsFile(path)
+	if err != nil {
+		return loopCost{}, err
+	}
+	info := infos["nq_eightfold"]
+	if info == nil {
+		return loopCost{}, fmt.Errorf("nq_eightfold is not in %s", path)
+	}
+	p, ok := info.Paths["push"]
+	if !ok {
+		return loopCost{}, fmt.Errorf("nq_eightfold has no push path in %s", path)
+	}
+	c := loopCost{Insts: float64(p.Insts), Chain: chain}
+	for _, b := range p.Blocks {
+		c.ALU += float64(info.Blocks[b].ALU)
+		c.IMAD += float64(info.Blocks[b].IMAD)
+	}
+	return c, nil
 }
 
 // predictH100 prints the model's seconds for nq_eightfold on an H100 SXM
@@ -620,20 +670,14 @@ func latencyCmd(args []string) error {
 // replay at the smallest n; a scheduler's time from mva with its resident
 // warps, the SASS issue and pipe counts of kernels.tsv, and the PTX chain
 // with H100's latencies.
-func predictH100(ns []int, code *efCode, tsvPath, simTSV string, regs, sample int) error {
-	infos, err := readKernelsFile(tsvPath)
+func predictH100(ns []int, code *efCode, opt h100Options) error {
+	m := &H100
+	chain := costOf(code.Iter, m, 4).Chain
+	cost, err := loopCostOf(opt.tsv, chain)
 	if err != nil {
 		return err
 	}
-	info := infos["nq_eightfold"]
-	if info == nil {
-		return fmt.Errorf("nq_eightfold is not in %s", tsvPath)
-	}
-	path, ok := info.Paths["push"]
-	if !ok {
-		return fmt.Errorf("nq_eightfold has no push path in %s", tsvPath)
-	}
-	results, err := ReadResults(simTSV)
+	results, err := ReadResults(opt.simTSV)
 	if err != nil {
 		return err
 	}
@@ -645,14 +689,9 @@ func predictH100(ns []int, code *efCode, tsvPath, simTSV string, regs, sample in
 	for _, in := range ins {
 		nodes[in.N], source[in.N] = in.Nodes, in.Source
 	}
-	m := &H100
-	chain := costOf(code.Iter, m, 4).Chain
-	var alu, imad int
-	for _, b := range path.Blocks {
-		alu += info.Blocks[b].ALU
-		imad += info.Blocks[b].IMAD
-	}
-	serve := math.Max(float64(path.Insts), math.Max(2*float64(alu), 2*float64(imad)))
+	alu, imad := int(cost.ALU), int(cost.IMAD)
+	path := struct{ Insts int }{int(cost.Insts)}
+	serve := cost.Serve()
 	// The lanes' waste: iterations per lane step of a replay of a random
 	// sample of the smallest n's tasks.
 	waste := 0.0
@@ -663,7 +702,7 @@ func predictH100(ns []int, code *efCode, tsvPath, simTSV string, regs, sample in
 		if err != nil {
 			return err
 		}
-		steps, err := taskSteps(tl, pick(tl.Count, int64(sample), 1))
+		steps, err := taskSteps(tl, pick(tl.Count, int64(opt.sample), 1))
 		tl.Free()
 		if err != nil {
 			return err
@@ -684,14 +723,16 @@ func predictH100(ns []int, code *efCode, tsvPath, simTSV string, regs, sample in
 		path.Insts, alu, imad, serve, chain)
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "N\tsplit\tframes\twarps/SM\twarps/scheduler\tnodes\tsource\tcycles per iteration per warp\tbound\tMODEL s\t")
+	pts := map[int]h100Point{}
+	var order []h100Point
 	for _, n := range ns {
 		split := EightfoldSplit(n)
 		frames := EightfoldFrames(tasks.SplitLevelsFor(n, split)) // the longest tasks split, as gpu sends them
-		wpsm := ResidentWarps(regs, efThreads, efStackBytes(frames))
+		wpsm := ResidentWarps(opt.regs, efThreads, efStackBytes(frames))
 		w := wpsm / m.Schedulers
 		nd, ok := nodes[n]
 		if !ok {
-			return fmt.Errorf("no nq_eightfold nodes for N=%d in %s", n, simTSV)
+			return fmt.Errorf("no nq_eightfold nodes for N=%d in %s", n, opt.simTSV)
 		}
 		per := mva(w, serve, math.Max(chain-serve, 0)) / float64(w)
 		bound := "pipe"
@@ -701,6 +742,19 @@ func predictH100(ns []int, code *efCode, tsvPath, simTSV string, regs, sample in
 		iters := nd / 320 * waste
 		sec := iters / float64(SMs*m.Schedulers) * per / ClockHz
 		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%.3g\t%s\t%.0f\t%s\t%.3g\t\n", n, split, frames, wpsm, w, nd, source[n], per, bound, sec)
+		pts[n] = h100Point{N: n, Warps: w, Iters: iters}
+		order = append(order, pts[n])
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil || opt.baseTSV == "" {
+		return err
+	}
+	base, err := loopCostOf(opt.baseTSV, opt.baseChain)
+	if err != nil {
+		return err
+	}
+	cal, err := calibrate(base, opt.me, pts)
+	if err != nil {
+		return err
+	}
+	return printCalibrated(os.Stdout, base, cost, opt.me, cal, order)
 }
