@@ -1,18 +1,13 @@
 /*
  * eightfold.cu: the eightfold kernels (docs/kernels.md). Each thread runs
- * tasks (tasks.Eightfold) with nq_ef_start and nq_ef_step of nqtotal.h and
- * ADDS Σ weight × completions over the batch to out[2] (zero out before
- * the first batch of an N; summed over every task of N it is Total), and
- * with NQ_NODES (the _nodes twins of make ptx) the nodes to out[3].
- *
- * Arguments: count tasks (count >= 0) in the device arrays left, right
- * (count 64-bit words each), down and meta (count 32-bit words each), as
- * the Go slices hold them; out, four 64-bit counters; nq_eightfold also
- * next, a task counter zeroed before the launch.
- *
- * Launch: one-dimensional, blockDim.x a multiple of 32 (128 suggested),
- * frames * blockDim.x * 16 bytes of dynamic shared memory, where frames
- * is at least NQ_EF_FRAMES(levels) for every task of the batch.
+ * tasks (tasks.Eightfold) with nq_ef_start and nq_ef_step of nqtotal.h
+ * and ADDS Σ weight × completions over the batch to out[2] (summed over
+ * every task of N, Total), with NQ_NODES (the _nodes twins) the nodes to
+ * out[3]. left, right (64-bit), down and meta hold count tasks as the Go
+ * slices do; nq_eightfold also takes next, a task counter zeroed before
+ * the launch. Launch: one-dimensional, blockDim.x a multiple of 32, and
+ * frames * blockDim.x * 16 bytes of dynamic shared memory, frames at least
+ * NQ_EF_FRAMES(levels) for every task of the batch.
  */
 #include "nqtotal.h"
 #include "nqreduce.cuh"

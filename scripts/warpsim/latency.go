@@ -2,36 +2,20 @@
 
 package main
 
-// The latency-aware model of nq_eightfold (issue 27): what a scheduler
-// does with w warps whose steps are each a chain of dependent
-// instructions.
+// The latency-aware model of nq_eightfold (docs/performance.md): a warp
+// issues its instructions in order, each once its operands are ready
+// (chainTime: the chain of its code); a scheduler with w warps issues one
+// a cycle and each pipe takes a warp instruction every so many cycles. A
+// lockstep replay of every task (replayEF: 10 steps between two votes, a
+// refill pass when a lane's task ends, the last steps one at a time) gives
+// each warp's work; mva turns the bounds into a scheduler's time.
 //
-// A warp issues its instructions in order, one at a time, and an
-// instruction waits until its operands (and the registers it writes) are
-// ready: alone, a warp takes the chain time of its code, the in-order
-// issue of the PTX (or SASS) with each instruction's latency
-// (chainTime). A scheduler with w warps issues at most one instruction a
-// cycle, and each execution pipe takes a warp instruction every so many
-// cycles; so a scheduler's time is at least the largest of
-//
-//	issue:   Σ over its warps of their instructions
-//	pipe:    Σ over its warps of the cycles they hold the busiest pipe
-//	latency: the largest of its warps' chain times
-//
-// and the model takes that largest bound as the time (a roofline: where
-// two bounds are close the truth lies above both). The warps' work comes
-// from a lockstep replay of the kernel's loop over every task (or a
-// sample of them): 10 steps between two votes, a refill pass whenever a
-// lane's task has ended, the last steps one at a time (replayEF).
-//
-// The costs of one 10-step iteration and one refill pass are read from
-// the kernel's committed PTX (kernels/ptx/eightfold.ptx), by label: the
-// step loop is the block $L__BB0_11 (to the vote.sync.all and its branch),
-// a pass the blocks from $L__BB0_12 to it (the finished task's sum, the
-// fetch, the task's start, the vote.sync.any) without $L__BB0_6 (a task
-// settled by its start). loadEFCode checks that the blocks hold what they
-// must (ten shared loads and stores, one atomic), so a rebuilt PTX whose
-// labels moved fails loudly instead of giving wrong costs.
+// The costs of one 10-step iteration and one refill pass are the
+// committed PTX's (kernels/ptx/eightfold.ptx), by label: the step loop is
+// the block $L__BB0_11, a pass the blocks from $L__BB0_12 to it without
+// $L__BB0_6 (a task settled by its start); loadEFCode checks what they
+// hold (ten shared loads and stores, one atomic), so a rebuilt PTX whose
+// labels moved fails instead of giving wrong costs.
 
 import (
 	"bufio"
@@ -535,7 +519,7 @@ func latencyCmd(args []string) error {
 	regs := fs.Int("regs", 39, "registers per thread (ptxas, for the resident warps)")
 	warpsFlag := fs.Int("warps", 0, "resident warps per SM instead of the occupancy arithmetic's (what-if)")
 	shallow := fs.Bool("shallow", true, "split the tasks of n-3-split levels as the gpu package does (tasks.Eightfold.SplitLevels: one frame fewer); false: the task list as enumerated")
-	simFlag := fs.String("sim", "11=25926,12=67648,13=179722,14=807446", "simulated cycles to compare with, N=cycles,... (default: the runs of 69e29d9, docs/performance.md)")
+	simFlag := fs.String("sim", "11=25926,12=67648,13=179722,14=807446", "simulated cycles to compare with, N=cycles,... (default: this kernel's runs, docs/performance.md)")
 	h100 := fs.String("h100", "", "also predict an H100 SXM at these N (e.g. 20-22), from nodes in docs/model/sim.tsv")
 	tsvPath := fs.String("tsv", "docs/model/kernels.tsv", "kernel-report TSV (SASS counts for the H100)")
 	simTSV := fs.String("simtsv", "docs/model/sim.tsv", "warpsim sim results (nodes per N)")
