@@ -294,13 +294,13 @@ NQ_HD void nq_ef_child(const nq_ef_state *s, uint32_t row, uint32_t sh, uint32_t
 
 /*
  * nq_ef_start loads one task into s and returns 1, or 0 when the task is
- * settled already (a task of one level: its start row is the last), then
- * adding its weight to k->total if it has a completion; nq_ef_step must
+ * settled already (its start row has no free column, or is the last: then
+ * it adds the weight to k->total if it has a completion); nq_ef_step must
  * not run then. base and fs: the thread's frame 0 and the stride between
  * its frames (NQ_EF_FRAMES(levels) of them). left, right, down, meta: the
- * task (tasks.Eightfold: Left, Right, Down and Meta). It writes the start
- * row's frame and leaves a placeholder state with no queen whose first
- * step only pops that frame.
+ * task (tasks.Eightfold: Left, Right, Down and Meta). The state is the
+ * start row with its first queen, the row saved in frame 0 if it has
+ * columns left besides.
  */
 NQ_HD int nq_ef_start(nq_ef_state *s, nq_ef_ptr base, uint32_t fs, uint64_t left, uint64_t right, uint32_t down,
 		      uint32_t meta, nq_ef_counts *k)
@@ -310,23 +310,24 @@ NQ_HD int nq_ef_start(nq_ef_state *s, nq_ef_ptr base, uint32_t fs, uint64_t left
 	const uint64_t dl = left << NQ_EF_COL0, dr = right << NQ_EF_COL0;
 	const uint32_t d0 = down << NQ_EF_COL0 & NQ_EF_COLS;
 	const uint32_t f = nq_ef_free(d0, (uint32_t)(dl >> 32), (uint32_t)dr);
-	if (levels == 1) {
+	if (levels == 1 || f == 0) {
 		if (f != 0)
 			k->total += meta >> 24;
 		return 0;
 	}
 	{
 		/* The schedule: 01 for each row above the last level's, 10 or
-		 * 11 on a skip level's row (a skip level j < levels - 1 lies on
-		 * row j plus the skips above it), 11 on a row a skip crosses
-		 * (nq_ef_last reads it): a skip adds 3 << (61 - 2 row), or 1 <<
-		 * (62 - 2 row) for the second of two on one level. No branch:
-		 * the warp's threads would take them apart. */
-		const uint32_t sa = a + 1u < levels, sb = b + 1u < levels, two = sb & (b != a);
-		const uint32_t last = levels - 1u + sa + sb;
-		const uint32_t ra = a + (sb & (b < a)), rb = b + (sa & (a < b));
-		s->sched = (0x5555555555555555ull << (64u - 2u * last)) + ((uint64_t)(3u * sa) << 61 >> (2u * ra & 63u)) +
-			   ((uint64_t)(2u * sb + two) << 61 >> (2u * rb & 63u));
+		 * 11 on a skip level's row (the skip level j lies on row j, or
+		 * j + 1 below the other skip), 11 on a row a skip crosses
+		 * (nq_ef_last reads it): the lower skip adds 3 << (61 - 2 row),
+		 * the upper 3 << (59 - 2 row), or 1 << (62 - 2 row) where both
+		 * are one level. No branch: the warp's threads would take them
+		 * apart. */
+		const uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+		const uint32_t slo = lo + 1u < levels, shi = hi + 1u < levels;
+		const uint64_t up = hi == lo ? 1ull << 62 : 3ull << 59;
+		s->sched = (0x5555555555555555ull << (64u - 2u * (levels - 1u + slo + shi))) +
+			   (slo ? 3ull << 61 >> (2u * lo) : 0u) + (shi ? up >> (2u * hi) : 0u);
 	}
 	s->el = (uint32_t)dl;
 	s->er = (uint32_t)(dr >> 32);
@@ -334,12 +335,15 @@ NQ_HD int nq_ef_start(nq_ef_state *s, nq_ef_ptr base, uint32_t fs, uint64_t left
 	s->fs = fs;
 	s->w = meta >> 24;
 	s->c = NQ_EF_C0;
-	nq_ef_store(base, f, d0, (uint32_t)(dl >> 32), (uint32_t)dr);
-	s->top = base;
-	s->bit = 0;
-	s->d = NQ_EF_COLS; /* row 0, every column taken */
-	s->l = 0;
-	s->r = 0;
+	s->bit = f & (0u - f);
+	s->d = d0;
+	s->l = (uint32_t)(dl >> 32);
+	s->r = (uint32_t)dr;
+	s->top = base - fs;
+	if (f != s->bit) {
+		nq_ef_store(base, f - s->bit, s->d, s->l, s->r);
+		s->top = base;
+	}
 	return 1;
 }
 
@@ -350,7 +354,7 @@ NQ_HD int nq_ef_start(nq_ef_state *s, nq_ef_ptr base, uint32_t fs, uint64_t left
  * columns left besides the queen its next step places. It returns 0 once
  * the task is finished, and then any number of further calls before the
  * next nq_ef_start do nothing. A task of n nodes and c completions takes
- * 1 + n + c steps. Call nq_ef_finish at least every 2^24 steps (s->c is a
+ * n + c steps. Call nq_ef_finish at least every 2^24 steps (s->c is a
  * float).
  */
 NQ_HD int nq_ef_step(nq_ef_state *s, nq_ef_counts *k)
@@ -359,7 +363,7 @@ NQ_HD int nq_ef_step(nq_ef_state *s, nq_ef_counts *k)
 	const uint32_t y = nq_ef_sched(s, row);
 	const uint32_t sh = nq_ef_mulhi(y, s->k4);
 	uint32_t f, d = s->d, l = s->l, r = s->r;
-	if (NQ_NODES) /* not nq_ef_start's placeholder, nor a last-level queen */
+	if (NQ_NODES) /* not a last-level queen, nor a finished task's step */
 		k->nodes += bit != 0 && sh != 0;
 	s->c += nq_ef_last(y); /* a queen on the last level completes the board */
 	nq_ef_child(s, row, sh, bit, &d, &l, &r);

@@ -63,8 +63,8 @@ static void efl_init(efl_state *st, int active, int steal)
 	}
 }
 
-/* efl_hold makes lane i hold the task nq_ef_start loaded into s, its frame
- * 0 written: the placeholder state whose first step pops frame 0. */
+/* efl_hold makes lane i hold the task whose state is s (loaded by
+ * nq_ef_start, its frames in the lane's place of st->fr). */
 static void efl_hold(efl_state *st, int i, const nq_ef_state *s, int32_t lastrow)
 {
 	st->run[i] = 1;
@@ -79,7 +79,7 @@ static void efl_hold(efl_state *st, int i, const nq_ef_state *s, int32_t lastrow
 	st->d[i] = s->d;
 	st->l[i] = s->l;
 	st->r[i] = s->r;
-	st->top[i] = i;
+	st->top[i] = (int32_t)((intptr_t)(s->top - (nq_ef_ptr)st->fr) / (intptr_t)sizeof(nq_ef_frame));
 	st->bot[i] = 0;
 	st->lr[i] = lastrow;
 }
@@ -89,9 +89,10 @@ static void efl_hold(efl_state *st, int i, const nq_ef_state *s, int32_t lastrow
  * another lane's task that has at least st->steal rows below it (a smaller
  * subtree costs more to hand over than to search where it is), the one
  * with the most. The thief gets the victim's task words, the frame as its
- * frame 0 and the placeholder state; the victim's frame becomes one with
- * no column left on a finished row (d every column), so that the victim's
- * task ends when it pops down to it. It returns 1 if it stole.
+ * frame 0 and a state with no queen on a row with every column taken,
+ * whose first step pops it; the victim's frame becomes one with no column
+ * left on such a row, so that the victim's task ends when it pops down to
+ * it. It returns 1 if it stole.
  */
 static int efl_steal(efl_state *st, int i)
 {
@@ -122,6 +123,7 @@ static int efl_steal(efl_state *st, int i)
 	s.bit = 0;
 	s.d = NQ_EF_COLS;
 	s.l = s.r = 0;
+	s.top = (nq_ef_ptr)&st->fr[i];
 	efl_hold(st, i, &s, st->lr[v]);
 	return 1;
 }
