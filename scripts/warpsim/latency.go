@@ -11,11 +11,12 @@ package main
 // each warp's work; mva turns the bounds into a scheduler's time.
 //
 // The costs of one 10-step iteration and one refill pass are the
-// committed PTX's (kernels/ptx/eightfold.ptx), by label: the step loop is
-// the block $L__BB0_11, a pass the blocks from $L__BB0_12 to it without
-// $L__BB0_6 (a task settled by its start); loadEFCode checks what they
-// hold (ten shared loads and stores, one atomic), so a rebuilt PTX whose
-// labels moved fails instead of giving wrong costs.
+// committed PTX's (kernels/ptx/eightfold.ptx): the step loop is the block
+// with the vote.sync.all, a pass the blocks from the outer loop's head it
+// branches to up to it, without the one that counts a task settled by its
+// start; loadEFCode checks what they hold (ten shared loads and stores,
+// one atomic, four task loads), so a PTX it misreads fails instead of
+// giving wrong costs.
 
 import (
 	"bufio"
@@ -110,6 +111,7 @@ type ptxInst struct {
 	Op       string
 	Class    opClass
 	Dst, Src []string
+	Target   string // a branch's label
 }
 
 var (
@@ -128,8 +130,11 @@ func classOf(op string) opClass {
 	case "add", "sub", "mul", "mad", "min", "max":
 		return opINT
 	case "ld":
-		if strings.HasPrefix(mods, "shared") {
+		switch {
+		case strings.HasPrefix(mods, "shared"):
 			return opLDS
+		case strings.HasPrefix(mods, "param"), strings.HasPrefix(mods, "const"):
+			return opALU // a constant-bank operand in SASS
 		}
 		return opLDG
 	case "st":
@@ -200,6 +205,9 @@ func parsePTXBlocks(text, entry string) (map[string][]ptxInst, []string, error) 
 			return r
 		}
 		in := ptxInst{Op: op, Class: classOf(op)}
+		if in.Class == opBRA {
+			in.Target = strings.TrimSpace(args)
+		}
 		regs := func(s string) []string {
 			var out []string
 			for _, r := range ptxReg.FindAllString(s, -1) {
@@ -251,16 +259,30 @@ func loadEFCode(text string) (*efCode, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &efCode{Iter: blocks["$L__BB0_11"]}
+	// The loop is the block with the vote; it branches back to itself and
+	// on to the outer loop's head, where a pass starts.
+	loop, head := "", ""
+	for _, l := range order {
+		if hasOp(blocks[l], "vote.sync.all.pred") {
+			loop = l
+			if b := blocks[l]; len(b) > 0 && b[len(b)-1].Op == "bra.uni" {
+				head = b[len(b)-1].Target
+			}
+		}
+	}
+	if loop == "" || head == "" {
+		return nil, fmt.Errorf("nq_eightfold: no step loop with a vote and a branch to the outer loop")
+	}
+	c := &efCode{Iter: blocks[loop]}
 	on := false
 	for _, l := range order {
 		switch l {
-		case "$L__BB0_12":
+		case head:
 			on = true
-		case "$L__BB0_11":
+		case loop:
 			on = false
 		}
-		if on && l != "$L__BB0_6" {
+		if on && !settled(blocks[l]) {
 			c.Pass = append(c.Pass, blocks[l]...)
 		}
 	}
@@ -274,14 +296,22 @@ func loadEFCode(text string) (*efCode, error) {
 		return k
 	}
 	if count(c.Iter, opLDS) != 10 || count(c.Iter, opSTS) != 10 || !hasOp(c.Iter, "vote.sync.all.pred") {
-		return nil, fmt.Errorf("nq_eightfold: block $L__BB0_11 is not the 10-step loop (%d shared loads, %d stores)",
-			count(c.Iter, opLDS), count(c.Iter, opSTS))
+		return nil, fmt.Errorf("nq_eightfold: block %s is not the 10-step loop (%d shared loads, %d stores)",
+			loop, count(c.Iter, opLDS), count(c.Iter, opSTS))
 	}
 	if count(c.Pass, opATOM) != 1 || count(c.Pass, opLDG) != 4 || !hasOp(c.Pass, "vote.sync.any.pred") {
-		return nil, fmt.Errorf("nq_eightfold: blocks $L__BB0_12..$L__BB0_11 are not the refill pass (%d atomics, %d global loads)",
-			count(c.Pass, opATOM), count(c.Pass, opLDG))
+		return nil, fmt.Errorf("nq_eightfold: blocks %s..%s are not the refill pass (%d atomics, %d global loads)",
+			head, loop, count(c.Pass, opATOM), count(c.Pass, opLDG))
 	}
 	return c, nil
+}
+
+// settled reports whether a block of the refill is the one that counts a
+// task its start settles: it adds to the total (a widened add) without a
+// load of a task or a store of its frame.
+func settled(code []ptxInst) bool {
+	return hasOp(code, "cvt.u64.u32") && hasOp(code, "add.s64") && !hasOp(code, "ld.global.nc.u32") &&
+		!hasOp(code, "st.shared.v4.u32")
 }
 
 func hasOp(code []ptxInst, op string) bool {

@@ -23,11 +23,12 @@ int ws_trace_ef(const ws_tasks *t, long long i, ws_trace *tr, ws_sums *sums)
 	nq_ef_consts(&s, 0u);
 	if (!nq_ef_start(&s, (nq_ef_ptr)fr, 16, t->ef_left[i], t->ef_right[i], t->ef_down[i],
 			 t->ef_meta[i], &k)) {
-		/* Settled by the start (one level): no step, but the kernels'
+		/* Settled by the start (one level, or no free column): no step, but the kernels'
 		 * refill handles it; one end entry keeps the lane busy for it. */
 		if (ws_push(tr, WS_END) < 0)
 			return -1;
 		sums->by_class[WS_END]++;
+		sums->c4++; /* the tasks settled by their start */
 	} else {
 		for (;;) {
 			const nq_ef_ptr top = s.top;
