@@ -339,11 +339,10 @@ NQ_HD int nq_ef_start(nq_ef_state *s, nq_ef_ptr base, uint32_t fs, uint64_t left
 	s->d = d0;
 	s->l = (uint32_t)(dl >> 32);
 	s->r = (uint32_t)dr;
-	s->top = base - fs;
-	if (f != s->bit) {
-		nq_ef_store(base, f - s->bit, s->d, s->l, s->r);
-		s->top = base;
-	}
+	/* Frame 0 is written whether or not the row has columns left besides
+	 * (no branch); top says whether it is saved. */
+	nq_ef_store(base, f - s->bit, s->d, s->l, s->r);
+	s->top = base + (f != s->bit ? (nq_ef_ptr)0 : (nq_ef_ptr)0 - fs);
 	return 1;
 }
 
