@@ -58,35 +58,28 @@ NQ_HD uint32_t nq_ef_mulhi(uint32_t a, uint32_t b)
 #endif
 }
 
-/* nq_ef_funl returns the high word of the 64-bit hi:lo shifted left by n,
- * nq_ef_funr the low word of it shifted right by n (n < 64). On the GPU
- * the PTX is a 64-bit shift of the pair, which ptxas makes one funnel
- * shift (SHF) and GPGPU-Sim runs as it is. */
-NQ_HD uint32_t nq_ef_funl(uint32_t hi, uint32_t lo, uint32_t n)
+/* nq_ef_fun returns, of the 64-bit hi:lo, the high word shifted left by n
+ * if left is 1, else the low word shifted right by n (n < 64; left is a
+ * constant where it is called). On the GPU the PTX is a 64-bit shift of
+ * the pair, which ptxas makes one funnel shift (SHF) and GPGPU-Sim runs
+ * as it is. */
+NQ_HD uint32_t nq_ef_fun(uint32_t hi, uint32_t lo, uint32_t n, int left)
 {
 #ifdef __CUDA_ARCH__
 	uint32_t x;
-	asm("{\n\t.reg .b64 %%nqw0;\n\tmov.b64 %%nqw0, {%2, %1};\n\tshl.b64 %%nqw0, %%nqw0, %3;\n\t"
-	    "shr.b64 %%nqw0, %%nqw0, 32;\n\tcvt.u32.u64 %0, %%nqw0;\n\t}"
-	    : "=r"(x)
-	    : "r"(hi), "r"(lo), "r"(n));
+#define NQ_EF_FUN(shifts)                                                                                   \
+	asm("{\n\t.reg .b64 %%nqw0;\n\tmov.b64 %%nqw0, {%2, %1};\n\t" shifts "cvt.u32.u64 %0, %%nqw0;\n\t}" \
+	    : "=r"(x)                                                                                      \
+	    : "r"(hi), "r"(lo), "r"(n))
+	if (left)
+		NQ_EF_FUN("shl.b64 %%nqw0, %%nqw0, %3;\n\tshr.b64 %%nqw0, %%nqw0, 32;\n\t");
+	else
+		NQ_EF_FUN("shr.b64 %%nqw0, %%nqw0, %3;\n\t");
+#undef NQ_EF_FUN
 	return x;
 #else
-	return (uint32_t)((((uint64_t)hi << 32 | lo) << n) >> 32);
-#endif
-}
-
-NQ_HD uint32_t nq_ef_funr(uint32_t hi, uint32_t lo, uint32_t n)
-{
-#ifdef __CUDA_ARCH__
-	uint32_t x;
-	asm("{\n\t.reg .b64 %%nqw0;\n\tmov.b64 %%nqw0, {%2, %1};\n\tshr.b64 %%nqw0, %%nqw0, %3;\n\t"
-	    "cvt.u32.u64 %0, %%nqw0;\n\t}"
-	    : "=r"(x)
-	    : "r"(hi), "r"(lo), "r"(n));
-	return x;
-#else
-	return (uint32_t)(((uint64_t)hi << 32 | lo) >> n);
+	const uint64_t w = (uint64_t)hi << 32 | lo;
+	return left ? (uint32_t)((w << n) >> 32) : (uint32_t)(w >> n);
 #endif
 }
 
@@ -288,8 +281,8 @@ NQ_HD void nq_ef_child(const nq_ef_state *s, uint32_t row, uint32_t sh, uint32_t
 		       uint32_t *r)
 {
 	*d = *d + bit + sh;
-	*l = nq_ef_funl(*l + bit, s->el << row, sh);
-	*r = nq_ef_funr(s->er >> row, *r + bit, sh);
+	*l = nq_ef_fun(*l + bit, s->el << row, sh, 1);
+	*r = nq_ef_fun(s->er >> row, *r + bit, sh, 0);
 }
 
 /*
