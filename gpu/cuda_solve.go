@@ -317,9 +317,6 @@ func (s *slot) launch(fn kernelFunc, sv *solve, resident int, g *group) {
 	a := groupArgs{n: int32(sv.spec.N), depth: int32(sv.spec.Depth), count: int32(g.count),
 		out: devPtr(s.devOut), next: devPtr(s.devOut) + nextOffset}
 	off := s.pack(sv.kernel.layout, g, &a)
-	if sv.kernel.layout == eightfoldLayout {
-		a.frames = int32(efFrames(sv.spec.N, sv.spec.Depth))
-	}
 	named("cuMemcpyHtoDAsync", func() { cu.MemcpyHtoDAsync(s.dev, s.host, int64(off), s.stream) })
 	shape := launchShape{blocks: (g.count + sv.threads - 1) / sv.threads, threads: sv.threads, sharedBytes: sv.sharedBytes}
 	if sv.kernel.fetch {

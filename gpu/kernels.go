@@ -54,7 +54,7 @@ const (
 	// sym180; n, count, out.
 	frameLayout
 	// eightfoldLayout is tasks.Eightfold: left and right (64-bit words),
-	// down, meta; count, frames, out (and next for a fetching kernel).
+	// down, meta; count, out (and next for a fetching kernel).
 	// Its kernels add Total alone, to out[2] (the orbit-8 slot).
 	eightfoldLayout
 )

@@ -37,13 +37,13 @@ type carryFramesParams struct {
 // eightfoldStaticParams are the parameters of nq_eightfold_static, in
 // order.
 type eightfoldStaticParams struct {
-	count, frames                int32
+	count                        int32
 	left, right, down, meta, out devPtr
 }
 
 // eightfoldParams are the parameters of nq_eightfold, in order.
 type eightfoldParams struct {
-	count, frames                      int32
+	count                              int32
 	left, right, down, meta, out, next devPtr
 }
 
@@ -84,11 +84,11 @@ func carryFramesLaunch(l launcher, f kernelFunc, shape launchShape, g *groupArgs
 // eightfoldStaticLaunch queues nq_eightfold_static (kernels/eightfold.cu),
 // or its _nodes twin f, with l.
 func eightfoldStaticLaunch(l launcher, f kernelFunc, shape launchShape, g *groupArgs) {
-	eightfoldStaticArgs.launch(l, f, shape, eightfoldStaticParams{g.count, g.frames, g.left, g.right, g.down, g.meta, g.out})
+	eightfoldStaticArgs.launch(l, f, shape, eightfoldStaticParams{g.count, g.left, g.right, g.down, g.meta, g.out})
 }
 
 // eightfoldLaunch queues nq_eightfold (kernels/eightfold.cu), or its _nodes
 // twin f, with l.
 func eightfoldLaunch(l launcher, f kernelFunc, shape launchShape, g *groupArgs) {
-	eightfoldArgs.launch(l, f, shape, eightfoldParams{g.count, g.frames, g.left, g.right, g.down, g.meta, g.out, g.next})
+	eightfoldArgs.launch(l, f, shape, eightfoldParams{g.count, g.left, g.right, g.down, g.meta, g.out, g.next})
 }

@@ -103,7 +103,7 @@ func TestRegistryMatchesPTX(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Distinct values, each with bits in both halves where 64-bit.
-	g := groupArgs{n: 11, depth: 7, count: 1234567, frames: 13,
+	g := groupArgs{n: 11, depth: 7, count: 1234567,
 		rows: 0x1111_0000_0101, left: 0x2222_0000_0202, down: 0x3333_0000_0303, right: 0x4444_0000_0404, meta: 0x9999_0000_0909,
 		weight: 0x5555_0000_0505, sym180: 0x6666_0000_0606, out: 0x7777_0000_0707, next: 0x8888_0000_0808}
 	gv := reflect.ValueOf(g)

@@ -42,7 +42,6 @@ type launcher interface {
 // those of its layout.
 type groupArgs struct {
 	n, depth, count int32
-	frames          int32  // eightfold: stack frames per thread
 	rows            devPtr // boards: count*depth words; frames: count*n words
 	left            devPtr // boards: count words each; eightfold: count 64-bit words
 	down            devPtr

@@ -1,52 +1,16 @@
 /*
- * boards.cu: the symmetry-elimination kernels over a batch of partial
- * boards (tasks.Boards of kind Symmetry). The search itself is
- * nq_symmetry_board / nq_sym_step in nqsearch.h, the same code the
- * kernels/host tests run on the CPU. Three kernels share the arguments
- * below: nq_symmetry_boards (one board per thread at a time, the stack in
- * a thread-private array), nq_symmetry_boards_dyn (threads take boards
- * from a shared counter) and nq_symmetry_boards_smem (as _dyn, the stack
- * in shared memory).
- *
- * Kernel (extern "C": the PTX entry is named exactly nq_symmetry_boards):
- *
- *   __global__ void nq_symmetry_boards(
- *       int                 n,      // board size, 4..28
- *       int                 depth,  // rows placed per board, 2..n-1
- *       int                 count,  // boards in the batch, >= 0
- *       const uint32_t     *rows,   // count*depth words
- *       const uint32_t     *left,   // count words
- *       const uint32_t     *down,   // count words
- *       const uint32_t     *right,  // count words
- *       unsigned long long *out);   // 3 counters: C2, C4, C8
- *
- * Argument block (cuLaunchKernel with kernelParams, one pointer per
- * argument; or a packed buffer with natural alignment): n at byte 0, depth
- * at 4, count at 8, 4 bytes of padding, rows at 16, left at 24, down at 32,
- * right at 40, out at 48; 56 bytes in all.
- *
- * Memory layout: the device arrays are the Go tasks.Boards slices copied
- * as they are. Board i has its row words (one set bit per row, bit c =
- * column c) in rows[i*depth .. i*depth+depth-1]; left[i], down[i] and
- * right[i] are the attack words that row depth sees.
- *
- * Output: the kernel ADDS the canonical solutions it finds to out[0]
- * (orbit 2), out[1] (orbit 4) and out[2] (orbit 8); zero them before the
- * first batch of an N and read them after the last. Summed over every
- * board of N they are exactly COUNT2, COUNT4 and COUNT8. The same kernels
- * built with NQ_NODES=1 (ptx/boards_nodes.ptx: names ending in _nodes, see
- * NQ_KERNEL in nqreduce.cuh) also add the search's nodes (nq_counts) to
- * out[3].
- *
- * Launch shape: one-dimensional; blockDim.x a multiple of 32, at most
- * 1024 (128 or 256 suggested). nq_symmetry_boards: gridDim.x =
- * ceil(count / blockDim.x), one board per thread (a smaller grid makes the
- * threads loop over the boards, grid-stride). The dynamic kernels: as many
- * blocks as the GPU keeps resident; threads loop until the counter passes
- * count. Only _smem takes dynamic shared memory. Every kernel keeps its
- * 64-bit counters in registers; each block then sums them (warp shuffles,
- * then shared memory across warps) and does one atomicAdd per counter
- * (nqreduce.cuh).
+ * boards.cu: the symmetry-elimination kernels (docs/kernels.md) over a
+ * batch of partial boards (tasks.Boards of kind Symmetry), searched by
+ * nq_symmetry_board / nq_sym_step of nqsearch.h. Board i has its depth row
+ * words (bit c = column c) in rows[i*depth ...]; left[i], down[i] and
+ * right[i] are the attack words row depth sees (4 <= n <= 28, 2 <= depth
+ * <= n-1). The kernels ADD the canonical solutions to out[0], out[1] and
+ * out[2] by orbit size 2, 4 and 8 (summed over every board of N: COUNT2,
+ * COUNT4, COUNT8), with NQ_NODES the nodes to out[3]. Launch:
+ * one-dimensional, blockDim.x a multiple of 32, at most 1024.
+ * nq_symmetry_boards: one board per thread, grid-stride; _dyn and _smem:
+ * as many blocks as stay resident, boards from the counter next; only
+ * _smem takes dynamic shared memory.
  */
 #include "nqsearch.h"
 #include "nqreduce.cuh"

@@ -1,35 +1,17 @@
 /*
- * nqsearch.h: the per-task N-Queens searches, in C that both nvcc (device
- * and host code) and a host C compiler (C99 or later) build.
- *
- * Two searches, one per kind of task of internal/tasks:
+ * nqsearch.h: the per-task searches of the symmetry and carry-chain
+ * kernels (docs/kernels.md), in C for nvcc and a host C compiler (C99):
  *
  *   nq_symmetry_board  completes one symmetry-elimination partial board
- *                      (tasks.Boards of kind Symmetry) and counts its
- *                      canonical solutions by orbit size.
+ *                      (tasks.Boards) and counts its canonical solutions
+ *                      by orbit size;
  *   nq_carry_frame     completes one carry-chain frame (tasks.Frames) and
- *                      adds the frame's weight per completion by orbit size.
+ *                      adds its weight per completion by orbit size.
  *
- * Both are depth-first bitmap searches without recursion: each row's state
- * lives in small fixed-size arrays (N <= NQ_MAXN), so a GPU thread needs no
- * call stack. A row's attack words are l (diagonals going towards higher
- * columns), d (columns) and r (diagonals going towards lower columns); the
- * next row sees (l|bit)<<1, d|bit and (r|bit)>>1. Bit c of a word is column
- * c, as in the Go code.
- *
- * The stack keeps two words per pushed row: its queen, and its untried
- * columns (bits 0..n-1, n <= 28) with the two bits that pushing the child
- * shifted out of the attack words in the spare bits 31 and 30: the l
- * word's bit 31 and the r word's bit 0 (nq_fsw). Popping a row then
- * restores l, d and r exactly from the child's words:
- * l = ((l_child >> 1) | saved31) & ~bit, d = d_child & ~bit,
- * r = ((r_child << 1) | saved0) & ~bit. Without the saved bit 31 the undo
- * of l would not be exact: each pop in a chain from row n-2 back up to
- * the task's first row loses one more high bit, and from N=22 at depth 7
- * on those bits include board columns.
- *
- * Every counter is 64-bit (nq_counts); the callers own them (registers on
- * the GPU).
+ * Both are depth-first bitmap searches without recursion over small
+ * arrays (N <= NQ_MAXN), bit c of a word column c; a pushed row keeps the
+ * bits its child's shift dropped (nq_fsw), so that a pop restores l, d
+ * and r exactly. Every counter is 64-bit (nq_counts).
  */
 #ifndef NQSEARCH_H
 #define NQSEARCH_H
@@ -466,24 +448,15 @@ NQ_HD int nq_orbit(int n, const uint32_t *board)
 }
 
 /*
- * nq_carry_frame completes one carry-chain frame and adds weight per
- * completion to w->c2, w->c4 or w->c8 by the completion's orbit size
- * (tasks.Weighted: COUNTk = Wk/k once every frame is summed), and its
- * nodes to w->nodes (with NQ_NODES).
- *
- *   n       board size, 5 <= n <= NQ_MAXN
- *   rows    the frame's n row words: one bit per row the frame fills, 0 for
- *           the inner rows to search (tasks.Frames.Rows)
- *   weight  8/|stabiliser| of the frame (tasks.Frames.Weight)
- *   sym180  non-zero when the frame's stabiliser holds the half turn
- *           (tasks.Frames.Sym180): only then is each completion tested for
- *           half- and quarter-turn symmetry; otherwise every completion
- *           has an orbit of 8, and the last inner row is counted by a
- *           popcount.
- *
- * The search runs over rows 2..n-3 with l, d, r carrying the queens it
- * places itself (frame rows inside that range included); the frame's own
- * constraints come from the attack masks.
+ * nq_carry_frame completes one carry-chain frame of n (5..NQ_MAXN) rows,
+ * rows (tasks.Frames.Rows: one bit per row the frame fills, 0 for an inner
+ * row), and adds weight (8/|stabiliser|) per completion to w->c2, w->c4 or
+ * w->c8 by the completion's orbit size (tasks.Weighted), and its nodes to
+ * w->nodes (with NQ_NODES). Only where sym180 is non-zero (the stabiliser
+ * holds the half turn) is a completion tested for symmetry; otherwise
+ * every one has an orbit of 8 and the last inner row is counted by a
+ * popcount. The search fills rows 2..n-3; the frame's own queens come in
+ * through the attack masks.
  */
 NQ_HD void nq_carry_frame(int n, const uint32_t *rows, uint32_t weight, int sym180, nq_counts *w)
 {

@@ -3,7 +3,7 @@
 package eflanes
 
 /*
-#cgo CFLAGS: -O2
+#cgo CFLAGS: -O2 -I${SRCDIR}/../../kernels
 #include "eflanes.h"
 */
 import "C"
@@ -33,8 +33,8 @@ var (
 var hasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512CD && cpu.X86.HasAVX512BW &&
 	cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512VL
 
-// State is a lane engine's working memory (the C efl_state: every lane's
-// table, frames and words), reused from batch to batch. The zero value is
+// State is the vector engine's working memory (the C efl_state: every
+// lane's frames and words), reused from batch to batch. The zero value is
 // ready; it must not be copied while a batch runs.
 type State struct{ s C.efl_state }
 
@@ -62,7 +62,7 @@ func Vector(st *State, b *tasks.Eightfold, active, steal int, stop *atomic.Bool)
 		return 0
 	}
 	s := &st.s
-	C.efl_init(s, C.int(Width), C.int(active), C.int(steal))
+	C.efl_init(s, C.int(active), C.int(steal))
 	for C.efl_run_avx512(s, C.int(n), (*C.uint64_t)(unsafe.Pointer(&b.Left[0])),
 		(*C.uint64_t)(unsafe.Pointer(&b.Right[0])), (*C.uint32_t)(unsafe.Pointer(&b.Down[0])),
 		(*C.uint32_t)(unsafe.Pointer(&b.Meta[0])), budget) == 0 {
@@ -70,27 +70,7 @@ func Vector(st *State, b *tasks.Eightfold, active, steal int, stop *atomic.Bool)
 			break
 		}
 	}
-	return uint64(s.k.total)
-}
-
-// Model runs the host model of the GPU's warp over the tasks of b: lanes
-// lanes (1 to MaxModelLanes) step in turn with the dynamic kernel's refill
-// rule, looking for a finished lane every every steps (the kernel: After +
-// 1). It returns Σ weight × completions and the nodes.
-func Model(b *tasks.Eightfold, lanes, every int) (total, nodes uint64) {
-	if lanes < 1 || lanes > MaxModelLanes || every < 1 {
-		panic(fmt.Sprintf("eflanes.Model: %d lanes, every %d", lanes, every))
-	}
-	n := b.Len()
-	if n == 0 {
-		return 0, 0
-	}
-	st := new(State)
-	var out C.efl_counts
-	C.efl_run_model(&st.s, C.int(lanes), C.int(every), C.int(n), (*C.uint64_t)(unsafe.Pointer(&b.Left[0])),
-		(*C.uint64_t)(unsafe.Pointer(&b.Right[0])), (*C.uint32_t)(unsafe.Pointer(&b.Down[0])),
-		(*C.uint32_t)(unsafe.Pointer(&b.Meta[0])), &out)
-	return uint64(out.total), uint64(out.nodes)
+	return uint64(s.total)
 }
 
 // hardware reports whether the CPU can run the vector engine.

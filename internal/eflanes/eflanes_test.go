@@ -44,37 +44,33 @@ func oneTask(e *tasks.Eightfold, i int) *tasks.Eightfold {
 		Right: e.Right[i : i+1], Down: e.Down[i : i+1], Meta: e.Meta[i : i+1]}
 }
 
-// The host model of the warp, with 1, 7 and 32 lanes and the kernel's
-// refill rule (a look every After + 1 steps) or a look every step, counts
-// the completions and the nodes of the kernel's own lane simulation
-// (kernels/host, nq_ef_step itself) and of the scalar search, batch by
-// batch, and the published Total, over N=5..13 at split 0 and the default.
-func TestModelMatchesKernel(t *testing.T) {
-	if !eflanes.Built || !host.Enabled {
-		t.Skip("needs cgo on amd64")
+// The vector engine counts, batch by batch, what the kernel's step itself
+// counts on the host (kernels/host, nq_ef_step), over N=5..13 at split 0
+// and the default, with 1, 7 and a full vector of lanes taking tasks, and
+// the published Total.
+func TestVectorMatchesKernel(t *testing.T) {
+	needVector(t)
+	if !host.Enabled {
+		t.Skip("kernels/host needs cgo")
 	}
-	for _, c := range []struct{ lanes, every int }{
-		{1, eflanes.After + 1}, {7, eflanes.After + 1}, {32, eflanes.After + 1}, {32, 1}, {16, 1},
-	} {
+	var st eflanes.State
+	for _, active := range []int{1, 7, eflanes.Width} {
 		for n := 5; n <= 13; n++ {
 			for _, split := range []int{0, tasks.DefaultSplit(n)} {
 				var sum uint64
 				err := tasks.EnumerateEightfold(n, split, 300, func(e *tasks.Eightfold) error {
-					total, nodes := eflanes.Model(e, c.lanes, c.every)
-					k := host.EightfoldLanes(e, c.lanes)
-					st, sn := scalar(e)
-					if total != k.Total || nodes != k.Nodes || total != st || nodes != sn {
-						t.Fatalf("N=%d split %d, %d lanes every %d: model %d/%d nodes, kernel %d/%d, scalar %d/%d",
-							n, split, c.lanes, c.every, total, nodes, k.Total, k.Nodes, st, sn)
+					got := eflanes.Vector(&st, e, active, 0, nil)
+					if k := host.Eightfold(e); got != k.Total {
+						t.Fatalf("N=%d split %d, %d lanes: vector %d, kernel %d", n, split, active, got, k.Total)
 					}
-					sum += total
+					sum += got
 					return nil
 				})
 				if err != nil {
 					t.Fatal(err)
 				}
 				if want, _ := known.Lookup(n); sum != want.Total {
-					t.Errorf("N=%d split %d, %d lanes: %d, published %d", n, split, c.lanes, sum, want.Total)
+					t.Errorf("N=%d split %d, %d lanes: %d, published %d", n, split, active, sum, want.Total)
 				}
 			}
 		}

@@ -19,9 +19,4 @@ func Vector(st *State, b *tasks.Eightfold, active, steal int, stop *atomic.Bool)
 	panic("eflanes.Vector: not built (needs cgo on amd64)")
 }
 
-// Model is never called without the engines (Built is false).
-func Model(b *tasks.Eightfold, lanes, every int) (total, nodes uint64) {
-	panic("eflanes.Model: not built (needs cgo on amd64)")
-}
-
 func hardware() bool { return false }

@@ -83,14 +83,15 @@ static void nq_host_eightfold_lanes(int count, const uint64_t *left, const uint6
 	// there is none left for it.
 	int run[NQ_EF_LANES_MAX];
 	int next = 0, live = lanes;
-	for (int t = 0; t < lanes; t++)
+	for (int t = 0; t < lanes; t++) {
 		run[t] = 0;
+		nq_ef_consts(&s[t], 0u);
+	}
 	while (live > 0) {
 		for (int t = 0; t < lanes; t++) {
 			if (run[t] > 0) {
 				run[t] = nq_ef_step(&s[t], out);
-				if (run[t] == 0)
-					nq_ef_finish(&s[t], out);
+				nq_ef_finish(&s[t], out);
 				continue;
 			}
 			// A lane without a task takes the next one that needs a search.
@@ -100,7 +101,7 @@ static void nq_host_eightfold_lanes(int count, const uint64_t *left, const uint6
 					run[t] = -1;
 					live--;
 				} else {
-					run[t] = nq_ef_start(&s[t], (char *)(frames + t), 16 * lanes, left[i], right[i],
+					run[t] = nq_ef_start(&s[t], (nq_ef_ptr)(frames + t), 16 * lanes, left[i], right[i],
 							     down[i], meta[i], out);
 				}
 			}
@@ -120,22 +121,25 @@ static int nq_host_eightfold_after(uint64_t left, uint64_t right, uint32_t down,
 	nq_ef_frame fr[NQ_EF_FRAMES(NQ_MAXN - 2)];
 	int running = 0;
 	*inside = 1;
+	nq_ef_consts(&s, 0u);
 	if (!nq_ef_start(&s, (nq_ef_ptr)fr, 16, left, right, down, meta, out))
 		return 0;
 	while (nq_ef_step(&s, out))
-		;
+		nq_ef_finish(&s, out);
 	for (int i = 0; i < extra; i++)
 		running += nq_ef_step(&s, out) != 0;
 	nq_ef_finish(&s, out);
-	*inside = s.top >= (nq_ef_ptr)fr && s.top < (nq_ef_ptr)(fr + NQ_EF_FRAMES(NQ_MAXN - 2));
+	// top is the most recently saved frame, fr - 1 when none is.
+	*inside = s.top >= (nq_ef_ptr)(fr - 1) && s.top < (nq_ef_ptr)(fr + NQ_EF_FRAMES(NQ_MAXN - 2));
 	return running;
 }
 
 // nq_host_eightfold_table fills tab with what the step derives for each
 // level of one task from the words nq_ef_start leaves (levels words, none
 // for one level): for level j below the last, the columns the placed
-// queens attack on level j+1 and the rows to it (bits 0..4); for the last
-// level, its rows (0).
+// queens attack on level j+1 (nq_ef_child's words of a level without
+// search queens) and the rows to it (bits 0..4); for the last level, its
+// rows (0).
 static void nq_host_eightfold_table(uint64_t left, uint64_t right, uint32_t down, uint32_t meta,
 				    uint32_t *tab)
 {
@@ -143,13 +147,14 @@ static void nq_host_eightfold_table(uint64_t left, uint64_t right, uint32_t down
 	nq_ef_frame fr[NQ_EF_FRAMES(NQ_MAXN - 2)];
 	nq_ef_counts k = {0, 0};
 	const int levels = (int)(meta & 0xffu);
-	uint32_t row = 0;
-	if (!nq_ef_start(&s, (char *)fr, 16, left, right, down, meta, &k))
+	nq_ef_consts(&s, 0u);
+	if (!nq_ef_start(&s, (nq_ef_ptr)fr, 16, left, right, down, meta, &k))
 		return;
+	uint32_t d = 0, l = fr[0].l, r = fr[0].r;
 	for (int j = 0; j < levels; j++) {
-		const uint32_t sh = nq_ef_rows(&s, row);
-		row += sh;
-		tab[j] = (j + 1 < levels ? nq_ef_fixed(&s, row) & NQ_EF_COLS : 0u) | sh;
+		const uint32_t row = d & NQ_EF_ROWS, sh = nq_ef_rows(&s, row);
+		nq_ef_child(&s, row, sh, 0u, &d, &l, &r);
+		tab[j] = (j + 1 < levels ? (l | r) & NQ_EF_COLS : 0u) | sh;
 	}
 }
 
@@ -162,14 +167,15 @@ static void nq_host_eightfold_depths(int count, const uint64_t *left, const uint
 	for (int i = 0; i < count; i++) {
 		nq_ef_state s;
 		nq_ef_frame fr[NQ_EF_FRAMES(NQ_MAXN - 2)];
-		if (!nq_ef_start(&s, (char *)fr, 16, left[i], right[i], down[i], meta[i], out))
+		nq_ef_consts(&s, 0u);
+		if (!nq_ef_start(&s, (nq_ef_ptr)fr, 16, left[i], right[i], down[i], meta[i], out))
 			continue;
 		int more;
 		do {
 			more = nq_ef_step(&s, out);
-			depth[(s.top - (char *)fr) / 16]++;
+			nq_ef_finish(&s, out);
+			depth[(s.top + 16 - (nq_ef_ptr)fr) / 16]++;
 		} while (more);
-		nq_ef_finish(&s, out);
 	}
 }
 

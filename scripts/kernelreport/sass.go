@@ -581,14 +581,15 @@ func (g *CFG) Reconverges(l *Loop) bool {
 }
 
 // Mix counts the instructions of a path by kind: memory operations, and
-// the rest by the pipe that runs them on Volta to Hopper (16 lanes per
-// sub-partition each, so one warp instruction holds its pipe for two
-// cycles): IMAD on the FMA pipe, other integer and logic operations on
-// the ALU pipe, and Other (branches, barriers, uniform and constant
-// loads, ...).
+// the rest by the pipe that runs them on Volta to Hopper: IMAD on the FMA
+// pipe and other integer and logic operations on the ALU pipe (16 lanes
+// per sub-partition each, so one warp instruction holds its pipe for two
+// cycles), FP32 arithmetic (FP32: the FMA pipes, 32 lanes on Ampere and
+// Hopper), and Other (branches, barriers, uniform and constant loads,
+// conversions, ...).
 type Mix struct {
 	LDL, STL, LDS, STS, LDG, STG, ATOM int
-	IMAD, ALU, Other                   int
+	IMAD, ALU, FP32, Other             int
 }
 
 // alu are the integer and logic opcodes of the ALU pipe.
@@ -619,6 +620,8 @@ func (g *CFG) MixOf(blocks []int) Mix {
 				m.ATOM++
 			case "IMAD":
 				m.IMAD++
+			case "FFMA", "FADD", "FMUL":
+				m.FP32++
 			default:
 				if alu[g.Fn.Insts[i].Base()] {
 					m.ALU++

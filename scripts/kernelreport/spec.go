@@ -77,15 +77,14 @@ var (
 	cfPopc  = Marker{"nqsearch.h", "nq_popc", `return __popc\(x\);`, "POPC"}
 	cfOrbit = Marker{"nqsearch.h", "nq_orbit", `board\[n - 1 - r\] != 1u`, ""}
 
-	efNode = Marker{"nqtotal.h", "nq_ef_step", `d = d \+ bit \+ sh;`, ""}
-	// efRows: each step looks up the rows to the next level once.
-	efRows = Marker{"nqtotal.h", "nq_ef_rows", `return \(uint32_t\)\(s->sched`, ""}
-	// The memory operations are PTX in the GPU's accessors (their first
-	// definitions in nqtotal.h): the line of each asm statement.
-	efPush  = Marker{"nqtotal.h", "nq_ef_push", `asm volatile`, "ST|STS"}
-	efPop   = Marker{"nqtotal.h", "nq_ef_pop", `asm volatile`, "LD|LDS"}
-	efStart = Marker{"nqtotal.h", "nq_ef_start", `const uint32_t f = ~\(\(down`, ""}
-	efSched = Marker{"nqtotal.h", "nq_ef_start", `s->dl = left`, ""}
+	efNode = Marker{"nqtotal.h", "nq_ef_child", `\*d = \*d \+ bit \+ sh;`, ""}
+	// The memory operations are PTX in the GPU's nq_ef_next (its first
+	// definition in nqtotal.h): the line of its asm statement. Each step
+	// pops with one load: the step marker.
+	efPush  = Marker{"nqtotal.h", "nq_ef_next", `asm volatile`, "ST|STS"}
+	efPop   = Marker{"nqtotal.h", "nq_ef_next", `asm volatile`, "LD|LDS"}
+	efStart = Marker{"nqtotal.h", "nq_ef_start", `const uint32_t f = nq_ef_free\(`, ""}
+	efSched = Marker{"nqtotal.h", "nq_ef_start", `s->sched = `, ""}
 	// anyVote: the warp vote that ends a run of nq_eightfold's step loop.
 	anyVote = Marker{Ops: "VOTE|VOTEU"}
 
@@ -116,7 +115,7 @@ func symSpec(end PathSpec, mode string) *KernelSpec {
 func efSpec(loop []Marker, end PathSpec, mode string) *KernelSpec {
 	return &KernelSpec{
 		Loop: loop,
-		Step: &efRows, // each step looks up its rows once
+		Step: &efPop, // each step has one (predicated) load
 		Paths: []PathSpec{
 			{Class: "push", Need: []Marker{efNode, efPush}},
 			{Class: "dead", Need: []Marker{efNode}, Avoid: []Marker{efPush, efPop}},
@@ -142,9 +141,9 @@ var Specs = map[string]*KernelSpec{
 	// copy runs the warp's last tasks). The refill passes once through
 	// nq_ef_start (no loop). The static twin runs one task per thread at a
 	// time (grid-stride).
-	"nq_eightfold": efSpec([]Marker{efNode, efRows, anyVote},
+	"nq_eightfold": efSpec([]Marker{efNode, efPop, anyVote},
 		PathSpec{Class: "end", Need: []Marker{efNode, anyAtomic, efStart, efSched}, Outer: true}, "refill"),
-	"nq_eightfold_static": efSpec([]Marker{efNode, efRows}, PathSpec{Class: "end", Need: []Marker{efNode}, Exit: true}, "rounds"),
+	"nq_eightfold_static": efSpec([]Marker{efNode, efPop}, PathSpec{Class: "end", Need: []Marker{efNode}, Exit: true}, "rounds"),
 	"nq_carry_frames": {
 		Loop: []Marker{cfPop, cfPush},
 		Paths: []PathSpec{

@@ -2,36 +2,21 @@
 
 package main
 
-// The latency-aware model of nq_eightfold (issue 27): what a scheduler
-// does with w warps whose steps are each a chain of dependent
-// instructions.
+// The latency-aware model of nq_eightfold (docs/performance.md): a warp
+// issues its instructions in order, each once its operands are ready
+// (chainTime: the chain of its code); a scheduler with w warps issues one
+// a cycle and each pipe takes a warp instruction every so many cycles. A
+// lockstep replay of every task (replayEF: 10 steps between two votes, a
+// refill pass when a lane's task ends, the last steps one at a time) gives
+// each warp's work; mva turns the bounds into a scheduler's time.
 //
-// A warp issues its instructions in order, one at a time, and an
-// instruction waits until its operands (and the registers it writes) are
-// ready: alone, a warp takes the chain time of its code, the in-order
-// issue of the PTX (or SASS) with each instruction's latency
-// (chainTime). A scheduler with w warps issues at most one instruction a
-// cycle, and each execution pipe takes a warp instruction every so many
-// cycles; so a scheduler's time is at least the largest of
-//
-//	issue:   Σ over its warps of their instructions
-//	pipe:    Σ over its warps of the cycles they hold the busiest pipe
-//	latency: the largest of its warps' chain times
-//
-// and the model takes that largest bound as the time (a roofline: where
-// two bounds are close the truth lies above both). The warps' work comes
-// from a lockstep replay of the kernel's loop over every task (or a
-// sample of them): 10 steps between two votes, a refill pass whenever a
-// lane's task has ended, the last steps one at a time (replayEF).
-//
-// The costs of one 10-step iteration and one refill pass are read from
-// the kernel's committed PTX (kernels/ptx/eightfold.ptx), by label: the
-// step loop is the block $L__BB0_11 (to the vote.sync.all and its branch),
-// a pass the blocks from $L__BB0_12 to it (the finished task's sum, the
-// fetch, the task's start, the vote.sync.any) without $L__BB0_6 (a task
-// settled by its start). loadEFCode checks that the blocks hold what they
-// must (ten shared loads and stores, one atomic), so a rebuilt PTX whose
-// labels moved fails loudly instead of giving wrong costs.
+// The costs of one 10-step iteration and one refill pass are the
+// committed PTX's (kernels/ptx/eightfold.ptx): the step loop is the block
+// with the vote.sync.all, a pass the blocks from the outer loop's head it
+// branches to up to it, without the one that counts a task settled by its
+// start; loadEFCode checks what they hold (ten shared loads and stores,
+// one atomic, four task loads), so a PTX it misreads fails instead of
+// giving wrong costs.
 
 import (
 	"bufio"
@@ -69,10 +54,11 @@ const (
 	opATOM                // global atomic
 	opLDG                 // global load
 	opBRA                 // branch
+	opFP                  // FP32 arithmetic (the SP units, not the integer pipe)
 	nClasses
 )
 
-var classLabel = [nClasses]string{"alu", "int", "lds", "sts", "atom", "ldg", "bra"}
+var classLabel = [nClasses]string{"alu", "int", "lds", "sts", "atom", "ldg", "bra", "fp"}
 
 // Machine is what the model knows of one GPU: per class the latency
 // (cycles until a dependent instruction may issue) and the cycles a warp
@@ -98,7 +84,7 @@ type Machine struct {
 // costs 5,225 cycles.
 var SimQV100 = Machine{
 	Name:       "GPGPU-Sim QV100",
-	Latency:    [nClasses]float64{opALU: 6, opINT: 9, opLDS: 28, opSTS: 1, opATOM: 180, opLDG: 340, opBRA: 1},
+	Latency:    [nClasses]float64{opALU: 6, opINT: 9, opLDS: 28, opSTS: 1, opATOM: 180, opLDG: 340, opBRA: 1, opFP: 9},
 	PipeCycles: [nClasses]float64{opALU: 1, opINT: 2},
 	Schedulers: 4,
 	Launch:     5225,
@@ -115,7 +101,7 @@ var SimQV100 = Machine{
 // instruction every 2 cycles, issue one a cycle).
 var H100 = Machine{
 	Name:       "H100 SXM (latencies from the literature; SASS counts for issue and pipes)",
-	Latency:    [nClasses]float64{opALU: 4, opINT: 4, opLDS: 30, opSTS: 1, opATOM: 600, opLDG: 600, opBRA: 1},
+	Latency:    [nClasses]float64{opALU: 4, opINT: 4, opLDS: 30, opSTS: 1, opATOM: 600, opLDG: 600, opBRA: 1, opFP: 4},
 	Schedulers: 4,
 }
 
@@ -126,6 +112,7 @@ type ptxInst struct {
 	Op       string
 	Class    opClass
 	Dst, Src []string
+	Target   string // a branch's label
 }
 
 var (
@@ -137,12 +124,18 @@ var (
 // the rest).
 func classOf(op string) opClass {
 	base, mods, _ := strings.Cut(op, ".")
+	if strings.HasSuffix(op, ".f32") {
+		return opFP
+	}
 	switch base {
 	case "add", "sub", "mul", "mad", "min", "max":
 		return opINT
 	case "ld":
-		if strings.HasPrefix(mods, "shared") {
+		switch {
+		case strings.HasPrefix(mods, "shared"):
 			return opLDS
+		case strings.HasPrefix(mods, "param"), strings.HasPrefix(mods, "const"):
+			return opALU // a constant-bank operand in SASS
 		}
 		return opLDG
 	case "st":
@@ -213,6 +206,9 @@ func parsePTXBlocks(text, entry string) (map[string][]ptxInst, []string, error) 
 			return r
 		}
 		in := ptxInst{Op: op, Class: classOf(op)}
+		if in.Class == opBRA {
+			in.Target = strings.TrimSpace(args)
+		}
 		regs := func(s string) []string {
 			var out []string
 			for _, r := range ptxReg.FindAllString(s, -1) {
@@ -264,16 +260,30 @@ func loadEFCode(text string) (*efCode, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &efCode{Iter: blocks["$L__BB0_11"]}
+	// The loop is the block with the vote; it branches back to itself and
+	// on to the outer loop's head, where a pass starts.
+	loop, head := "", ""
+	for _, l := range order {
+		if hasOp(blocks[l], "vote.sync.all.pred") {
+			loop = l
+			if b := blocks[l]; len(b) > 0 && b[len(b)-1].Op == "bra.uni" {
+				head = b[len(b)-1].Target
+			}
+		}
+	}
+	if loop == "" || head == "" {
+		return nil, fmt.Errorf("nq_eightfold: no step loop with a vote and a branch to the outer loop")
+	}
+	c := &efCode{Iter: blocks[loop]}
 	on := false
 	for _, l := range order {
 		switch l {
-		case "$L__BB0_12":
+		case head:
 			on = true
-		case "$L__BB0_11":
+		case loop:
 			on = false
 		}
-		if on && l != "$L__BB0_6" {
+		if on && !settled(blocks[l]) {
 			c.Pass = append(c.Pass, blocks[l]...)
 		}
 	}
@@ -287,14 +297,22 @@ func loadEFCode(text string) (*efCode, error) {
 		return k
 	}
 	if count(c.Iter, opLDS) != 10 || count(c.Iter, opSTS) != 10 || !hasOp(c.Iter, "vote.sync.all.pred") {
-		return nil, fmt.Errorf("nq_eightfold: block $L__BB0_11 is not the 10-step loop (%d shared loads, %d stores)",
-			count(c.Iter, opLDS), count(c.Iter, opSTS))
+		return nil, fmt.Errorf("nq_eightfold: block %s is not the 10-step loop (%d shared loads, %d stores)",
+			loop, count(c.Iter, opLDS), count(c.Iter, opSTS))
 	}
 	if count(c.Pass, opATOM) != 1 || count(c.Pass, opLDG) != 4 || !hasOp(c.Pass, "vote.sync.any.pred") {
-		return nil, fmt.Errorf("nq_eightfold: blocks $L__BB0_12..$L__BB0_11 are not the refill pass (%d atomics, %d global loads)",
-			count(c.Pass, opATOM), count(c.Pass, opLDG))
+		return nil, fmt.Errorf("nq_eightfold: blocks %s..%s are not the refill pass (%d atomics, %d global loads)",
+			head, loop, count(c.Pass, opATOM), count(c.Pass, opLDG))
 	}
 	return c, nil
+}
+
+// settled reports whether a block of the refill is the one that counts a
+// task its start settles: it adds to the total (a widened add) without a
+// load of a task or a store of its frame.
+func settled(code []ptxInst) bool {
+	return hasOp(code, "cvt.u64.u32") && hasOp(code, "add.s64") && !hasOp(code, "ld.global.nc.u32") &&
+		!hasOp(code, "st.shared.v4.u32")
 }
 
 func hasOp(code []ptxInst, op string) bool {
@@ -529,14 +547,20 @@ func latencyCmd(args []string) error {
 	ptxPath := fs.String("ptx", "kernels/ptx/eightfold.ptx", "nq_eightfold's PTX")
 	nsFlag := fs.String("n", "12-14", "board sizes")
 	sms := fs.Int("sms", 4, "simulated SMs (the gpusim-speed runs' SMS)")
-	regs := fs.Int("regs", 39, "registers per thread (ptxas, for the resident warps)")
+	regs := fs.Int("regs", 40, "registers per thread (ptxas, for the resident warps)")
 	warpsFlag := fs.Int("warps", 0, "resident warps per SM instead of the occupancy arithmetic's (what-if)")
 	shallow := fs.Bool("shallow", true, "split the tasks of n-3-split levels as the gpu package does (tasks.Eightfold.SplitLevels: one frame fewer); false: the task list as enumerated")
-	simFlag := fs.String("sim", "11=25926,12=67648,13=179722,14=807446", "simulated cycles to compare with, N=cycles,... (default: the runs of 69e29d9, docs/performance.md)")
+	simFlag := fs.String("sim", "11=25875,12=67580,13=174631,14=796583", "simulated cycles to compare with, N=cycles,... (default: this kernel's runs, docs/performance.md)")
 	h100 := fs.String("h100", "", "also predict an H100 SXM at these N (e.g. 20-22), from nodes in docs/model/sim.tsv")
 	tsvPath := fs.String("tsv", "docs/model/kernels.tsv", "kernel-report TSV (SASS counts for the H100)")
 	simTSV := fs.String("simtsv", "docs/model/sim.tsv", "warpsim sim results (nodes per N)")
 	sample := fs.Int("sample", 4096, "H100: tasks of the smallest N the replay samples for the lanes' waste")
+	baseTSV := fs.String("base-tsv", "docs/model/kernels-baseline.tsv", "H100: the kernel-report TSV of the kernel the H100 measured (the calibration's baseline; empty: no calibrated model)")
+	baseChain := fs.Float64("base-chain", 1494, "H100: that kernel's PTX chain of a 10-step iteration with H100 latencies, cycles")
+	clock := fs.Float64("clock", 1.98e9, "H100: the SM clock the measurements ran at, Hz")
+	aluBusy := fs.Float64("alu-busy", 0.874, "H100: the baseline's ALU pipe busy share of a steady launch")
+	aluBusyN := fs.Int("alu-busy-n", 20, "H100: the N of -alu-busy")
+	measured := fs.String("measured", "21=7.7,22=62.3", "H100: the baseline's seconds, N=seconds,...")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -611,7 +635,47 @@ func latencyCmd(args []string) error {
 	if err != nil {
 		return err
 	}
-	return predictH100(hn, code, *tsvPath, *simTSV, *regs, *sample)
+	opt := h100Options{tsv: *tsvPath, simTSV: *simTSV, regs: *regs, sample: *sample, baseTSV: *baseTSV,
+		baseChain: *baseChain, me: H100Measured{ClockHz: *clock, ALUBusy: *aluBusy, ALUBusyN: *aluBusyN, Seconds: map[int]float64{}}}
+	for _, f := range strings.Split(*measured, ",") {
+		var n int
+		var sec float64
+		if _, err := fmt.Sscanf(f, "%d=%g", &n, &sec); err == nil {
+			opt.me.Seconds[n] = sec
+		}
+	}
+	return predictH100(hn, code, opt)
+}
+
+// h100Options are predictH100's inputs besides the N and the PTX.
+type h100Options struct {
+	tsv, simTSV, baseTSV string
+	regs, sample         int
+	baseChain            float64
+	me                   H100Measured
+}
+
+// loopCostOf returns nq_eightfold's iteration costs in the kernel-report
+// TSV at path (its push path: every path is the whole predicated loop).
+func loopCostOf(path string, chain float64) (loopCost, error) {
+	infos, err := readKernelsFile(path)
+	if err != nil {
+		return loopCost{}, err
+	}
+	info := infos["nq_eightfold"]
+	if info == nil {
+		return loopCost{}, fmt.Errorf("nq_eightfold is not in %s", path)
+	}
+	p, ok := info.Paths["push"]
+	if !ok {
+		return loopCost{}, fmt.Errorf("nq_eightfold has no push path in %s", path)
+	}
+	c := loopCost{Insts: float64(p.Insts), Chain: chain}
+	for _, b := range p.Blocks {
+		c.ALU += float64(info.Blocks[b].ALU)
+		c.IMAD += float64(info.Blocks[b].IMAD)
+	}
+	return c, nil
 }
 
 // predictH100 prints the model's seconds for nq_eightfold on an H100 SXM
@@ -621,20 +685,14 @@ func latencyCmd(args []string) error {
 // replay at the smallest n; a scheduler's time from mva with its resident
 // warps, the SASS issue and pipe counts of kernels.tsv, and the PTX chain
 // with H100's latencies.
-func predictH100(ns []int, code *efCode, tsvPath, simTSV string, regs, sample int) error {
-	infos, err := readKernelsFile(tsvPath)
+func predictH100(ns []int, code *efCode, opt h100Options) error {
+	m := &H100
+	chain := costOf(code.Iter, m, 4).Chain
+	cost, err := loopCostOf(opt.tsv, chain)
 	if err != nil {
 		return err
 	}
-	info := infos["nq_eightfold"]
-	if info == nil {
-		return fmt.Errorf("nq_eightfold is not in %s", tsvPath)
-	}
-	path, ok := info.Paths["push"]
-	if !ok {
-		return fmt.Errorf("nq_eightfold has no push path in %s", tsvPath)
-	}
-	results, err := ReadResults(simTSV)
+	results, err := ReadResults(opt.simTSV)
 	if err != nil {
 		return err
 	}
@@ -646,14 +704,9 @@ func predictH100(ns []int, code *efCode, tsvPath, simTSV string, regs, sample in
 	for _, in := range ins {
 		nodes[in.N], source[in.N] = in.Nodes, in.Source
 	}
-	m := &H100
-	chain := costOf(code.Iter, m, 4).Chain
-	var alu, imad int
-	for _, b := range path.Blocks {
-		alu += info.Blocks[b].ALU
-		imad += info.Blocks[b].IMAD
-	}
-	serve := math.Max(float64(path.Insts), math.Max(2*float64(alu), 2*float64(imad)))
+	alu, imad := int(cost.ALU), int(cost.IMAD)
+	path := struct{ Insts int }{int(cost.Insts)}
+	serve := cost.Serve()
 	// The lanes' waste: iterations per lane step of a replay of a random
 	// sample of the smallest n's tasks.
 	waste := 0.0
@@ -664,7 +717,7 @@ func predictH100(ns []int, code *efCode, tsvPath, simTSV string, regs, sample in
 		if err != nil {
 			return err
 		}
-		steps, err := taskSteps(tl, pick(tl.Count, int64(sample), 1))
+		steps, err := taskSteps(tl, pick(tl.Count, int64(opt.sample), 1))
 		tl.Free()
 		if err != nil {
 			return err
@@ -685,14 +738,16 @@ func predictH100(ns []int, code *efCode, tsvPath, simTSV string, regs, sample in
 		path.Insts, alu, imad, serve, chain)
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "N\tsplit\tframes\twarps/SM\twarps/scheduler\tnodes\tsource\tcycles per iteration per warp\tbound\tMODEL s\t")
+	pts := map[int]h100Point{}
+	var order []h100Point
 	for _, n := range ns {
 		split := EightfoldSplit(n)
 		frames := EightfoldFrames(tasks.SplitLevelsFor(n, split)) // the longest tasks split, as gpu sends them
-		wpsm := ResidentWarps(regs, efThreads, efStackBytes(frames))
+		wpsm := ResidentWarps(opt.regs, efThreads, efStackBytes(frames))
 		w := wpsm / m.Schedulers
 		nd, ok := nodes[n]
 		if !ok {
-			return fmt.Errorf("no nq_eightfold nodes for N=%d in %s", n, simTSV)
+			return fmt.Errorf("no nq_eightfold nodes for N=%d in %s", n, opt.simTSV)
 		}
 		per := mva(w, serve, math.Max(chain-serve, 0)) / float64(w)
 		bound := "pipe"
@@ -702,6 +757,19 @@ func predictH100(ns []int, code *efCode, tsvPath, simTSV string, regs, sample in
 		iters := nd / 320 * waste
 		sec := iters / float64(SMs*m.Schedulers) * per / ClockHz
 		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%.3g\t%s\t%.0f\t%s\t%.3g\t\n", n, split, frames, wpsm, w, nd, source[n], per, bound, sec)
+		pts[n] = h100Point{N: n, Warps: w, Iters: iters}
+		order = append(order, pts[n])
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil || opt.baseTSV == "" {
+		return err
+	}
+	base, err := loopCostOf(opt.baseTSV, opt.baseChain)
+	if err != nil {
+		return err
+	}
+	cal, err := calibrate(base, opt.me, pts)
+	if err != nil {
+		return err
+	}
+	return printCalibrated(os.Stdout, base, cost, opt.me, cal, order)
 }

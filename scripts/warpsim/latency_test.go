@@ -143,3 +143,39 @@ func TestLoadEFCodeCommitted(t *testing.T) {
 		t.Errorf("iteration: %g instructions, %g pipe cycles", it.Insts, it.Pipe)
 	}
 }
+
+// The H100 model calibrated on a baseline gives back its measured seconds,
+// and for a kernel whose iteration serves in half the cycles, the
+// pipe-aware steady seconds halve.
+func TestCalibrateH100(t *testing.T) {
+	base := loopCost{Insts: 293, ALU: 191, IMAD: 80, Chain: 1494}
+	me := H100Measured{ClockHz: 1.98e9, ALUBusy: 0.874, ALUBusyN: 20, Seconds: map[int]float64{21: 7.7, 22: 62.3}}
+	pts := map[int]h100Point{20: {20, 9, 2.04e9}, 21: {21, 8, 1.72e10}, 22: {22, 7, 1.54e11}}
+	cal, err := calibrate(base, me, pts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cal.Eff != me.ALUBusy {
+		t.Errorf("efficiency %g, want the ALU share %g", cal.Eff, me.ALUBusy)
+	}
+	p := pts[20]
+	if share := float64(p.Warps) * 2 * base.ALU / mva(p.Warps, base.Serve(), cal.Z); math.Abs(share-me.ALUBusy) > 1e-6 {
+		t.Errorf("latency-aware ALU share %g, want %g", share, me.ALUBusy)
+	}
+	for n, want := range me.Seconds {
+		p := pts[n]
+		if got := cal.KPipe*steady(p, me.ClockHz, cal.pipeCycles(base)) + cal.CPipe; math.Abs(got-want) > 1e-9*want {
+			t.Errorf("pipe-aware N=%d: %g s, measured %g", n, got, want)
+		}
+		if got := cal.KLat*steady(p, me.ClockHz, cal.latCycles(base, base)) + cal.CLat; math.Abs(got-want) > 1e-9*want {
+			t.Errorf("latency-aware N=%d: %g s, measured %g", n, got, want)
+		}
+	}
+	half := loopCost{Insts: 191, ALU: 95.5, IMAD: 40, Chain: 1494}
+	if a, b := steady(p, me.ClockHz, cal.pipeCycles(half)), steady(p, me.ClockHz, cal.pipeCycles(base)); math.Abs(a/b-0.5) > 1e-12 {
+		t.Errorf("half the serve: %g of the steady seconds", a/b)
+	}
+	if _, err := calibrate(loopCost{Insts: 300, ALU: 100, IMAD: 100}, me, pts); err == nil {
+		t.Error("an issue-bound baseline calibrated without error")
+	}
+}

@@ -1,35 +1,13 @@
 /*
- * peer.h: this project's model of the GPU search of Yao & Li, "High-
- * Performance N-Queens Solver on GPU: Iterative DFS with Zero Bank
- * Conflicts" (arXiv 2511.12009, 2025; github.com/ygch/n_queens), written
- * from the paper's description, for the speed model only. The product
- * never builds it; warpsim runs it on the host (cgo) and peer.cu builds it
- * for the GPU so that kernel-report can count its SASS.
- *
- * What it models:
- *
- *   - Total only, with the mirror symmetry: the row-0 queen in the left
- *     half (columns 0..n/2-1), and for odd n the row-0 queen in the centre
- *     column with the row-1 queen in the left half; the search counts each
- *     solution of the half once and the total is twice the count.
- *   - Tasks: every placement of the first `rows` rows under those rules
- *     (6 in the published configuration), as (cols, l, r): the columns
- *     taken and the two diagonal attack words that row `rows` sees. They
- *     are listed depth first, lowest column first, the mirror half's
- *     tasks before the odd-n centre's.
- *   - One search per thread, iterative: each loop iteration places one
- *     queen (a node). A stack level holds four words {cols, l, r, f} (f:
- *     the level's untried columns) as one 16-byte entry; level k of lane t
- *     of a warp lives at entry k*32 + t of the warp's region (shared
- *     memory on the GPU), so that a warp's 128-bit accesses to one level
- *     are contiguous and bank-conflict free.
- *   - An iteration loads the top entry, takes its lowest untried column,
- *     writes the rest back and pops the level when none is left, then
- *     builds the child row. When the child is the last row, its free
- *     columns are counted by a popcount (no push); otherwise a child with
- *     a free column is pushed.
- *   - Threads fetch tasks from an atomic counter (peer.cu).
- *
+ * peer.h: this project's model of the GPU search of Yao & Li (arXiv
+ * 2511.12009, 2025; github.com/ygch/n_queens), written from the paper's
+ * description for the speed model only (docs/kernels.md, "The peer
+ * model"). The product never builds it; warpsim runs it on the host (cgo)
+ * and peer.cu builds it for the GPU so that kernel-report can count its
+ * SASS. Total only with the mirror symmetry; tasks are the placements of
+ * the first rows rows as (cols, l, r); one search per thread, one queen an
+ * iteration, a 16-byte stack entry {cols, l, r, f} per level at entry
+ * k*32 + lane of the warp's region; the last row counted by a popcount.
  * C99 and CUDA, as kernels/nqsearch.h.
  */
 #ifndef PEER_H

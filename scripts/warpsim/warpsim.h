@@ -53,8 +53,9 @@ typedef struct {
 
 /* ws_sums are the search's own results over the traced tasks: the
  * counts by orbit (carry chain: weighted; peer: the half-board count in
- * c8; eightfold: the weighted completions in c8, the completions in c2),
- * nodes, and iterations by class. */
+ * c8; eightfold: the weighted completions in c8, the completions in c2,
+ * the tasks settled by their start in c4), nodes, and iterations by
+ * class. */
 typedef struct {
 	uint64_t c2, c4, c8, nodes;
 	uint64_t by_class[WS_CLASSES];

@@ -20,16 +20,18 @@ int ws_trace_ef(const ws_tasks *t, long long i, ws_trace *tr, ws_sums *sums)
 	nq_ef_frame fr[NQ_EF_FRAMES(NQ_MAXN - 2)];
 	nq_ef_counts k = {0, 0};
 	tr->len = 0;
-	if (!nq_ef_start(&s, (char *)fr, 16, t->ef_left[i], t->ef_right[i], t->ef_down[i],
+	nq_ef_consts(&s, 0u);
+	if (!nq_ef_start(&s, (nq_ef_ptr)fr, 16, t->ef_left[i], t->ef_right[i], t->ef_down[i],
 			 t->ef_meta[i], &k)) {
-		/* Settled by the start (one level): no step, but the kernels'
+		/* Settled by the start (one level, or no free column): no step, but the kernels'
 		 * refill handles it; one end entry keeps the lane busy for it. */
 		if (ws_push(tr, WS_END) < 0)
 			return -1;
 		sums->by_class[WS_END]++;
+		sums->c4++; /* the tasks settled by their start */
 	} else {
 		for (;;) {
-			const char *top = s.top;
+			const nq_ef_ptr top = s.top;
 			const int more = nq_ef_step(&s, &k);
 			uint8_t c;
 			if (!more)
@@ -43,11 +45,11 @@ int ws_trace_ef(const ws_tasks *t, long long i, ws_trace *tr, ws_sums *sums)
 			if (ws_push(tr, c) < 0)
 				return -1;
 			sums->by_class[c]++;
+			sums->c2 += (uint32_t)s.c; /* the completions, each a last-level step */
+			nq_ef_finish(&s, &k);
 			if (!more)
 				break;
 		}
-		sums->c2 += s.c; /* the completions, each a last-level step */
-		nq_ef_finish(&s, &k);
 	}
 	sums->c8 += k.total;
 	sums->nodes += k.nodes;

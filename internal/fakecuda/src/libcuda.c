@@ -348,12 +348,12 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned
 	if (fk_is("stub")) {
 		return CUDA_SUCCESS;
 	}
-	// nq_eightfold(int count, int frames, left, right, down, meta, out,
-	// unsigned *next): every task is taken, and each thread looks once
-	// more and finds none.
+	// nq_eightfold(int count, left, right, down, meta, out, unsigned
+	// *next): every task is taken, and each thread looks once more and
+	// finds none.
 	if (f != NULL && strcmp((const char *)f, "nq_eightfold") == 0 && params != NULL) {
 		int count = *(int *)params[0];
-		unsigned int *next = (unsigned int *)(uintptr_t)(*(CUdeviceptr *)params[7]);
+		unsigned int *next = (unsigned int *)(uintptr_t)(*(CUdeviceptr *)params[6]);
 		*next += (unsigned int)count + gx * bx;
 	}
 	if (fk_is("slow") && s != NULL) { // the default stream: the program's self-test
