@@ -2,22 +2,13 @@
  * latency.cu: the latencies and pipe rates of GPGPU-Sim that the
  * latency-aware model of nq_eightfold uses (scripts/warpsim latency;
  * docs/performance.md, "A model that sees latency"). Each kernel is one
- * measurement; the simulator prints each launch's gpu_sim_cycle, and
+ * measurement, a chain_* kernel one warp's dependent chain of an operation
+ * (its latency), a rate_* kernel 32 warps' independent chains (the pipe's
+ * issue rate); the simulator prints each launch's gpu_sim_cycle, and
  * latency.sh turns them into cycles per operation against the empty
- * launch:
- *
- *   chain_xor    one warp, 1024 dependent xor.b32        -> a logic op's latency
- *   chain_add    one warp, 1024 dependent add.u32        -> an integer add's latency
- *   chain_lds    one warp, 256 x (ld.shared.v4, add)     -> a shared load's latency + an add's
- *   chain_ldsoff one warp, 256 x (predicated-off ld.shared.v4, xor on its result)
- *   chain_atom   one lane, 64 x (atom.global.add, and, cvt, add.s64)  -> an atomic's latency + 21
- *   chain_ldg    one warp, 64 x (ld.global.nc missing L1, cvt, 2 add.s64) -> a global load + 24
- *   rate_xor     32 warps (8 a scheduler), 4 independent xor chains each  -> issue rate
- *   rate_add     the same with add.u32                    -> the integer unit's rate for adds
- *   rate_atom    32,768 threads, one atomicAdd each on one word -> same-address atomics a cycle
- *
- * Built with nvcc -arch=sm_70 -cudart shared, run on the simulator's
- * runtime API (../shared/tools/gpgpu-sim). Not part of the product.
+ * launch. Built with nvcc -arch=sm_70 -cudart shared, run on the
+ * simulator's runtime API (../shared/tools/gpgpu-sim). Not part of the
+ * product.
  */
 #include <cstdio>
 
