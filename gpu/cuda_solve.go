@@ -5,7 +5,6 @@ package gpu
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -15,17 +14,20 @@ import (
 
 // How a solve runs on the GPU:
 //
-//   - A producer goroutine enumerates the tasks on the CPU in numbered
-//     batches (the same numbering as the CPU backend), drops those sel
-//     rejects, and packs the rest into launch groups of the size the
-//     launchPlanner gives (launchplan.go).
+//   - A producer enumerates the tasks on the CPU in numbered batches (the
+//     same numbering as the CPU backend), drops those sel rejects, and
+//     packs the rest into launch groups of the size the launchPlanner
+//     gives (launchplan.go); eightfold tasks on every core, the first
+//     groups small so that the GPU starts at once (groups.go,
+//     parallel.go).
 //   - The context's thread (consume) takes the groups in turn and
 //     alternates between two slots, each with pinned host buffers, device
 //     buffers, its own stream and its own device counters, so that
 //     enumeration, transfers and kernels overlap.
 //   - After each launch the host reads back a few 64-bit counters (the
 //     kernels reduce them on the device) and reports them with the
-//     launch's batch indexes to done.
+//     launch's batch indexes to done. Launches last at most about a second
+//     (the planner's bound), so that is how often work is reported.
 
 const (
 	// outBytes is a slot's device results: four 64-bit counters (C2, C4,
@@ -55,7 +57,10 @@ type solve struct {
 	shared      sharedShape // the kernel's static shared memory and the GPU's limit
 	perTask     int         // bytes of one task in a slot
 	capTasks    int         // the most tasks of one launch
-	groupTasks  atomic.Int64
+	fn          cu.Function // the kernel
+	resident    int         // blocks the GPU keeps resident, for a fetching kernel's grid
+	planner     *launchPlanner
+	plan        groupPlan // the planner's next group, for the producer
 }
 
 // solve counts the task batches of spec that sel selects, reports them to
@@ -99,7 +104,6 @@ func (b *Backend) newSolve(spec nq.Spec, sel func(int) bool, done func([]int, nq
 	if b.tune.MaxTasks > 0 {
 		s.capTasks = min(s.capTasks, b.tune.MaxTasks)
 	}
-	s.groupTasks.Store(int64(firstGroupTasks(b.info.SMs, s.capTasks)))
 	return s, nil
 }
 
@@ -116,15 +120,36 @@ func taskBytes(layout taskLayout, spec nq.Spec) int {
 
 // size chooses the block size and its shared memory (the stacks, for the
 // kernels that keep them there) from the kernel's own shared memory and
-// the GPU's limit; without a block size asked for, blocks shrink to fit.
-// It runs on the context's thread and panics with an *Error.
+// the GPU's limit (without a block size asked for, blocks shrink to fit),
+// and prepares the launches. It runs on the context's thread and panics
+// with an *Error.
 func (s *solve) size() {
-	s.shared = s.b.ctx.sharedShapeOf(s.b.ctx.Function(s.kernelName()))
+	s.fn = s.b.ctx.Function(s.kernelName())
+	s.shared = s.b.ctx.sharedShapeOf(s.fn)
 	var err error
 	s.threads, s.sharedBytes, err = fitShared(s.kernel.sharedBytes, s.spec.N, s.spec.Depth, s.b.tune.Threads, s.shared)
 	if err != nil {
 		panic(&Error{Op: "size the launches of " + s.kernelName(), Detail: err.Error()})
 	}
+	s.prepare()
+}
+
+// prepare allows the kernel's shared memory and makes the planner for the
+// blocks the GPU keeps resident: before the producer starts, so that its
+// first group is sized for this GPU. On the context's thread.
+func (s *solve) prepare() {
+	allowShared(s.fn, s.shared, s.sharedBytes)
+	s.resident = residentBlocks(s.fn, s.threads, s.sharedBytes, s.b.info.SMs)
+	s.planner = newLaunchPlanner(s.resident*s.threads, s.capTasks, s.target)
+	if s.spec.Algo == nq.Eightfold {
+		levels := efLevels(s.spec.N, s.spec.Depth)
+		deepest := 2
+		if s.nodes {
+			deepest = levels // the nodes a count reports are those of its spec's tasks
+		}
+		s.planner.splits(levels, deepest, s.spec.Batch)
+	}
+	s.plan.set(s.planner.next())
 }
 
 // kernelName is the PTX entry that s runs.
@@ -144,7 +169,8 @@ func (s *solve) run(ctx context.Context) (uint64, error) {
 	prodErr := make(chan error, 1)
 	go func() {
 		defer close(groups)
-		p := producer{spec: s.spec, capTasks: s.capTasks, target: &s.groupTasks, sel: s.sel}
+		p := producer{spec: s.spec, capTasks: s.capTasks, plan: &s.plan, sel: s.sel,
+			firstTasks: min(s.planner.floor(), s.resident*s.threads*firstTasksPerThread)}
 		prodErr <- p.run(pctx, groups)
 	}()
 	c := consumer{solve: s}
@@ -187,25 +213,30 @@ type slot struct {
 // its stream: a cancelled count notices within it.
 const pollMax = 10 * time.Millisecond
 
+// stopGrace is how long a cancelled solve still waits for the launches in
+// flight, whose batches it then reports; it abandons those that take
+// longer. It is below the job's wait for a stopped backend
+// (job.DefaultStopWait), so that their reports are kept.
+const stopGrace = 1500 * time.Millisecond
+
 // consumer launches a solve's groups on the context's thread, two slots
 // deep, and reads their results back.
 type consumer struct {
 	*solve
-	fn       cu.Function
-	resident int // blocks the GPU keeps resident, for a fetching kernel's grid
-	plan     *launchPlanner
 	slots    [2]slot
 	nodes    uint64
 	lastEnd  time.Time
 	launches int
+	stop     time.Time // when ctx was cancelled (wait), for stopGrace
 }
 
 // consume launches each group of groups and reports its results. It waits
-// for a launch by polling its stream, so that a cancelled ctx ends it
-// within pollMax whatever the launch's length: the launches then in flight
-// are abandoned (their batches are not reported) and consume returns
-// ctx's error. A failed driver call panics with an *Error naming the call,
-// and Context.Do turns it into the error of the solve.
+// for a launch by polling its stream, so that it notices a cancelled ctx
+// within pollMax whatever the launch's length: it then queues no more
+// launches, still reports those in flight that end within stopGrace,
+// abandons the others (their batches are not reported) and returns ctx's
+// error. A failed driver call panics with an *Error naming the call, and
+// Context.Do turns it into the error of the solve.
 func (c *consumer) consume(ctx context.Context, groups <-chan *group) error {
 	c.setup()
 	defer c.release()
@@ -216,30 +247,26 @@ func (c *consumer) consume(ctx context.Context, groups <-chan *group) error {
 		}
 		s := &c.slots[next]
 		next ^= 1
-		if err := c.finish(ctx, s); err != nil {
+		if err := c.finish(ctx, s); err != nil && ctx.Err() == nil {
 			return err
+		}
+		if ctx.Err() != nil {
+			break
 		}
 		s.launch(kernelFunc(c.fn), c.solve, c.resident, g)
 		s.queued, s.index = time.Now(), c.launches
 		c.launches++
 	}
 	for _, s := range []*slot{&c.slots[next], &c.slots[next^1]} {
-		if err := c.finish(ctx, s); err != nil {
+		if err := c.finish(ctx, s); err != nil && ctx.Err() == nil {
 			return err
 		}
 	}
 	return ctx.Err()
 }
 
-// setup looks the kernel up, allows its shared memory, sizes a fetching
-// kernel's grid (as many blocks as the SMs keep resident) and the planner,
-// and makes the slots' streams and counters.
+// setup makes the slots' streams and counters.
 func (c *consumer) setup() {
-	c.fn = c.b.ctx.Function(c.kernelName())
-	allowShared(c.fn, c.shared, c.sharedBytes)
-	c.resident = residentBlocks(c.fn, c.threads, c.sharedBytes, c.b.info.SMs)
-	c.plan = newLaunchPlanner(c.resident*c.threads, c.capTasks, c.target)
-	c.groupTasks.Store(int64(c.plan.next()))
 	c.lastEnd = time.Now()
 	for i := range c.slots {
 		s := &c.slots[i]
@@ -264,11 +291,17 @@ func (c *consumer) release() {
 	}
 }
 
-// wait waits for s's launch; false when ctx ended first.
+// wait waits for s's launch; false when ctx was cancelled and the launch
+// did not end within stopGrace of that.
 func (c *consumer) wait(ctx context.Context, s *slot) bool {
 	for d := 20 * time.Microsecond; !streamDone(s.stream); d = min(2*d, pollMax) {
 		if ctx.Err() != nil {
-			return false
+			if c.stop.IsZero() {
+				c.stop = time.Now()
+			}
+			if time.Since(c.stop) > stopGrace {
+				return false
+			}
 		}
 		time.Sleep(d)
 	}
@@ -293,19 +326,28 @@ func (c *consumer) finish(ctx context.Context, s *slot) error {
 	}
 	out := unsafe.Slice((*uint64)(s.hostOut), outCounts)
 	c.nodes += out[3]
+	batches := s.busy.batches()
 	if c.done != nil {
-		c.done(s.busy.batches, nq.Partial{0, out[0], out[1], out[2]})
+		c.done(batches, nq.Partial{0, out[0], out[1], out[2]})
 	}
 	now := time.Now()
 	if t := c.b.tune.Trace; t != nil {
-		t(LaunchTrace{Device: c.b.info.Ordinal, N: c.spec.N, Launch: s.index, Tasks: s.busy.count, Batches: len(s.busy.batches),
-			Packed: s.busy.packed.Sub(c.start), Queued: s.queued.Sub(c.start), Done: now.Sub(c.start)})
+		t(LaunchTrace{Device: c.b.info.Ordinal, N: c.spec.N, Launch: s.index, Tasks: s.busy.count, Batches: len(batches),
+			Levels: s.busy.levels(), Packed: s.busy.packed.Sub(c.start), Queued: s.queued.Sub(c.start), Done: now.Sub(c.start)})
 	}
-	c.plan.observe(s.busy.count, now.Sub(c.lastEnd))
+	c.planner.observe(s.busy, now.Sub(later(c.lastEnd, s.queued)))
 	c.lastEnd = now
-	c.groupTasks.Store(int64(c.plan.next()))
+	c.plan.set(c.planner.next())
 	s.busy = nil
 	return nil
+}
+
+// later is the later of a and b.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // launch copies g into the slot's buffers and queues the copies, the
@@ -331,43 +373,49 @@ func (s *slot) launch(fn kernelFunc, sv *solve, resident int, g *group) {
 }
 
 // pack copies the arrays of g's layout into the slot's pinned buffer, each
-// at a 16-byte boundary, sets their device addresses in a and returns the
-// bytes packed.
+// array (its parts one after another) at a 16-byte boundary, sets their
+// device addresses in a and returns the bytes packed. The parts are
+// copied on every core: a launch's tasks are up to 256 MiB.
 func (s *slot) pack(layout taskLayout, g *group, a *groupArgs) int {
-	host := unsafe.Slice((*byte)(s.host), s.bytes)
-	off := 0
-	at := func(n int) devPtr {
-		p := devPtr(s.dev) + devPtr(off)
-		off = (off + n + 15) &^ 15
-		return p
-	}
+	var arrays []func(p *part) []byte
 	switch layout {
 	case frameLayout:
-		a.rows = at(put(host[off:], g.rows))
-		a.weight = at(put(host[off:], g.weight))
-		a.sym180 = at(put(host[off:], g.sym180))
+		arrays = []func(p *part) []byte{bytesOf(func(p *part) []uint32 { return p.rows }),
+			bytesOf(func(p *part) []uint8 { return p.weight }), bytesOf(func(p *part) []uint8 { return p.sym180 })}
 	case boardLayout:
-		a.rows = at(put(host[off:], g.rows))
-		a.left = at(put(host[off:], g.left))
-		a.down = at(put(host[off:], g.down))
-		a.right = at(put(host[off:], g.right))
+		arrays = []func(p *part) []byte{bytesOf(func(p *part) []uint32 { return p.rows }), bytesOf(func(p *part) []uint32 { return p.left }),
+			bytesOf(func(p *part) []uint32 { return p.down }), bytesOf(func(p *part) []uint32 { return p.right })}
 	case eightfoldLayout:
-		a.left = at(put(host[off:], g.left64))
-		a.right = at(put(host[off:], g.right64))
-		a.down = at(put(host[off:], g.down))
-		a.meta = at(put(host[off:], g.meta))
+		arrays = []func(p *part) []byte{bytesOf(func(p *part) []uint64 { return p.left64 }), bytesOf(func(p *part) []uint64 { return p.right64 }),
+			bytesOf(func(p *part) []uint32 { return p.down }), bytesOf(func(p *part) []uint32 { return p.meta })}
 	}
+	host := unsafe.Slice((*byte)(s.host), s.bytes)
+	var copies []func()
+	off := 0
+	starts := make([]devPtr, len(arrays))
+	for i, array := range arrays {
+		starts[i] = devPtr(s.dev) + devPtr(off)
+		for _, p := range g.parts {
+			src, at := array(p), off
+			copies = append(copies, func() { copy(host[at:], src) })
+			off += len(src)
+		}
+		off = (off + 15) &^ 15
+	}
+	runAll(copies)
+	a.setArrays(layout, starts)
 	return off
 }
 
-// put copies src into the start of dst, as its bytes in memory, and
-// returns their number.
-func put[T uint8 | uint32 | uint64](dst []byte, src []T) int {
-	if len(src) == 0 {
-		return 0
+// bytesOf turns an array of a part into its bytes in memory.
+func bytesOf[T uint8 | uint32 | uint64](array func(p *part) []T) func(p *part) []byte {
+	return func(p *part) []byte {
+		a := array(p)
+		if len(a) == 0 {
+			return nil
+		}
+		return unsafe.Slice((*byte)(unsafe.Pointer(&a[0])), len(a)*int(unsafe.Sizeof(a[0])))
 	}
-	n := len(src) * int(unsafe.Sizeof(src[0]))
-	return copy(dst, unsafe.Slice((*byte)(unsafe.Pointer(&src[0])), n))
 }
 
 // reserve makes the slot's task buffers hold at least bytes: they start

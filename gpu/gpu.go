@@ -191,6 +191,7 @@ type LaunchTrace struct {
 	Launch  int // 0, 1, ... in the solve
 	Tasks   int
 	Batches int
+	Levels  int           // eightfold: the most levels its tasks were split to
 	Packed  time.Duration // the producer had the group ready
 	Queued  time.Duration // the host queued its copies and kernel
 	Done    time.Duration // the host saw it end (and read its sums)

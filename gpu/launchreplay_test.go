@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -59,10 +60,37 @@ type gpuSlice struct {
 
 func (g gpuSlice) resident() int { return g.sms * g.blocksPerSM * g.threads }
 
-// sizer is a launch-sizing rule: the planner, or the rule it replaces.
+// sizer is a launch-sizing rule: the planner, or the rule it replaces. It
+// sizes a launch in tasks and the levels they are split to (0: as
+// listed), and observes the launches.
 type sizer interface {
-	next() int
-	observe(tasks int, busy time.Duration)
+	next() (tasks, levels int)
+	observe(tasks, levels int, busy time.Duration)
+}
+
+// plannerSizer is the launch planner as a sizer, on a task list whose
+// batches hold batch tasks at its default levels and levelGrowth times
+// more per level of split.
+type plannerSizer struct {
+	p     *launchPlanner
+	batch int
+}
+
+func (a plannerSizer) next() (int, int) { return a.p.next() }
+
+func (a plannerSizer) observe(tasks, levels int, busy time.Duration) {
+	per := float64(a.batch) * splitScale(a.p.levels, levels)
+	a.p.observe(launchOf(tasks, max(1, int(float64(tasks)/per)), levels), busy)
+}
+
+// splitScale is the tasks a task of def levels makes split to levels,
+// and how many times shorter each is: levelGrowth per level (1 where
+// levels is 0 or not below def).
+func splitScale(def, levels int) float64 {
+	if levels <= 0 || levels >= def {
+		return 1
+	}
+	return math.Pow(levelGrowth, float64(def-levels))
 }
 
 // oldRule is consume's rule before the planner: firstLaunch tasks until
@@ -75,15 +103,15 @@ type oldRule struct {
 	elapsed                time.Duration
 }
 
-func (o *oldRule) next() int {
+func (o *oldRule) next() (int, int) {
 	if o.elapsed <= 0 {
-		return o.first
+		return o.first, 0
 	}
 	t := int64(float64(o.tasks) * o.target.Seconds() / o.elapsed.Seconds())
-	return int(min(max(t, int64(o.floor)), int64(o.capTasks)))
+	return int(min(max(t, int64(o.floor)), int64(o.capTasks))), 0
 }
 
-func (o *oldRule) observe(tasks int, busy time.Duration) {
+func (o *oldRule) observe(tasks, _ int, busy time.Duration) {
 	o.tasks += int64(tasks)
 	o.elapsed += busy
 }
@@ -92,15 +120,18 @@ func (o *oldRule) observe(tasks int, busy time.Duration) {
 // reference that shows what the task list's own end costs.
 type oneLaunch struct{}
 
-func (oneLaunch) next() int                  { return math.MaxInt32 }
-func (oneLaunch) observe(int, time.Duration) {}
+func (oneLaunch) next() (int, int)                { return math.MaxInt32, 0 }
+func (oneLaunch) observe(int, int, time.Duration) {}
 
 // replayStats is what a replay measured.
 type replayStats struct {
-	wall, work   float64 // seconds: the replay's end, and the sum of the task costs
-	launches     int
-	sizes        []int // tasks of each launch
-	minPerThread float64
+	wall, work    float64 // seconds: the replay's end, and the sum of the task costs
+	launches      int
+	sizes         []int // tasks of each launch
+	minPerThread  float64
+	levels        int     // the levels of the launches at the middle of the run
+	launchSeconds float64 // the median time from a launch's first block to its end
+	cut           bool    // the run was cut at replayHost.maxTasks
 }
 
 // event heap: a thread's next finish.
@@ -152,11 +183,18 @@ func (h *eventHeap) pop() simEvent {
 }
 
 // replayHost is the host's side of a replay: how fast it enumerates tasks,
-// and the ramp of the first launch groups. The zero value packs every
-// group at once (the replay's original assumption) and has no ramp.
+// the ramp of the first launch groups, and the split. The zero value packs
+// every group at once (the replay's original assumption), has no ramp and
+// no split.
 type replayHost struct {
 	rate float64         // tasks a second; 0: no time at all
 	ramp func(k int) int // the most tasks of group k (rampTasks), or nil
+	// levels is the default levels of the tasks, which a sizer may ask
+	// to split (splitScale); 0: none.
+	levels int
+	// maxLaunches, if positive, ends the replay after that many launches
+	// (a window of a run whose tasks are split).
+	maxLaunches int
 }
 
 // replay runs total tasks, whose costs cost draws, through the launch loop
@@ -172,27 +210,37 @@ func replay(g gpuSlice, total int, cost func() float64, s sizer) replayStats {
 func replayProducing(g gpuSlice, total int, cost func() float64, s sizer, prod replayHost) replayStats {
 	type launch struct {
 		size, taken     int
+		levels          int
+		scale           float64 // the split's: each task is 1/scale of a listed one
 		ready           float64 // when the producer had packed it
 		blocks, started int
 		running         int // blocks started and not yet done
 		queued, ended   bool
+		startTime       float64
 		endTime         float64
 	}
 	var st replayStats
 	slots := g.sms * g.blocksPerSM
 	var launches []*launch
 	sizes := map[int]int{}
+	levels := map[int]int{}
 	ready := map[int]float64{}
-	remaining := total
+	remaining := float64(total) // listed tasks
 	now := 0.0
 	packed := 0.0              // when the producer finishes the group it packs
 	sizeGroup := func(k int) { // the producer packs group k
-		n := min(s.next(), remaining)
+		n, l := s.next()
 		if prod.ramp != nil {
 			n = min(n, prod.ramp(k))
 		}
-		remaining -= n
-		sizes[k] = n
+		scale := splitScale(prod.levels, l)
+		n = int(min(float64(n), math.Ceil(remaining*scale)))
+		if remaining -= float64(n) / scale; remaining < 0.5 {
+			remaining = 0
+		} else if prod.maxLaunches > 0 && k+1 >= prod.maxLaunches {
+			remaining, st.cut = 0, true
+		}
+		sizes[k], levels[k] = n, l
 		if prod.rate > 0 {
 			packed = max(packed, now) + float64(n)/prod.rate
 		}
@@ -214,7 +262,7 @@ func replayProducing(g gpuSlice, total int, cost func() float64, s sizer, prod r
 			return false
 		}
 		l.taken++
-		c := cost()
+		c := cost() / l.scale
 		st.work += c
 		h.push(simEvent{now + c, int32(th)})
 		return true
@@ -232,6 +280,9 @@ func replayProducing(g gpuSlice, total int, cost func() float64, s sizer, prod r
 			}
 			place := freePlaces[len(freePlaces)-1]
 			freePlaces = freePlaces[:len(freePlaces)-1]
+			if l.started == 0 {
+				l.startTime = now
+			}
 			l.started++
 			l.running++
 			blockLeft[place] = 0
@@ -260,7 +311,8 @@ func replayProducing(g gpuSlice, total int, cost func() float64, s sizer, prod r
 		for len(launches) <= k {
 			launches = append(launches, nil)
 		}
-		launches[k] = &launch{size: n, ready: ready[k], blocks: min((n+g.threads-1)/g.threads, slots), queued: true}
+		launches[k] = &launch{size: n, levels: levels[k], scale: splitScale(prod.levels, levels[k]), ready: ready[k],
+			blocks: min((n+g.threads-1)/g.threads, slots), queued: true}
 		if ready[k] > now {
 			h.push(simEvent{ready[k], -1}) // its blocks may start then
 		}
@@ -280,7 +332,7 @@ func replayProducing(g gpuSlice, total int, cost func() float64, s sizer, prod r
 			// The host finishes launches in order and queues the next.
 			for hostNext < len(launches) && launches[hostNext] != nil && launches[hostNext].ended {
 				d := launches[hostNext]
-				s.observe(d.size, time.Duration((d.endTime-lastEnd)*1e9))
+				s.observe(d.size, d.levels, time.Duration((d.endTime-max(lastEnd, d.ready))*1e9))
 				lastEnd = d.endTime
 				hostNext++
 				queue(hostNext + 1)
@@ -317,6 +369,13 @@ func replayProducing(g gpuSlice, total int, cost func() float64, s sizer, prod r
 	for _, n := range st.sizes[:len(st.sizes)-1] {
 		st.minPerThread = min(st.minPerThread, float64(n)/float64(g.resident()))
 	}
+	var times []float64
+	for _, l := range launches[:max(1, len(launches)-1)] {
+		times = append(times, l.endTime-l.startTime)
+	}
+	slices.Sort(times)
+	st.launchSeconds = times[len(times)/2]
+	st.levels = launches[len(launches)/2].levels
 	return st
 }
 
@@ -379,6 +438,18 @@ type replayCase struct {
 	gpu            gpuSlice // the whole H100 (132 SMs)
 	perTaskSeconds float64  // mean seconds of one thread per task
 	capTasks       int      // the slot's capacity in tasks (consume's)
+	levels         int      // eightfold: the most levels of the tasks sent (efLevels); 0: no split
+}
+
+// newSizer is the planner of a GPU solve of case rc as a sizer: on res
+// resident threads, capTasks a launch, eightfold tasks split as a solve
+// splits them.
+func newSizer(rc replayCase, res, capTasks int) sizer {
+	p := newLaunchPlanner(res, capTasks, DefaultLaunchTime)
+	if rc.levels > 0 {
+		p.splits(rc.levels, 2, 256)
+	}
+	return plannerSizer{p, 256}
 }
 
 func h100Case(c taskCosts) replayCase {
@@ -391,6 +462,7 @@ func h100Case(c taskCosts) replayCase {
 		// nq_eightfold: 32 registers, 256 bytes of static shared memory.
 		rc.gpu = gpuSlice{132, h100BlocksPerSM(32, threads, efStackBytes(c.n, c.depth, threads)+256), threads}
 		rc.capTasks = slotBytes / (8 + 8 + 4 + 4)
+		rc.levels = efLevels(c.n, c.depth)
 	} else {
 		// nq_symmetry_boards_dyn: 48 registers, 768 bytes of static shared memory.
 		rc.gpu = gpuSlice{132, h100BlocksPerSM(48, DefaultThreads, 768), DefaultThreads}
@@ -401,11 +473,12 @@ func h100Case(c taskCosts) replayCase {
 	return rc
 }
 
-// The replay's windows: the new rule and the single launch run the first
-// windowTasks tasks per resident thread of a run at most (several of the
-// new rule's launches), the old rule, whose tails are long anyway, the
-// first oldWindowTasks.
+// The replay's windows: the new rule runs the first windowLaunches
+// launches of a run at most, the single launch the first windowTasks
+// tasks per resident thread, the old rule, whose tails are long anyway,
+// the first oldWindowTasks.
 const (
+	windowLaunches = 16
 	windowTasks    = 256
 	oldWindowTasks = 64
 )
@@ -414,6 +487,7 @@ type replayRow struct {
 	c                     replayCase
 	scaled                gpuSlice
 	perLaunch             int     // the new rule's tasks per launch, on the H100
+	levels                int     // the levels its launches split the tasks to
 	perThread             float64 // the fewest tasks per resident thread of a launch but the run's last
 	launches              int64   // launches of the whole run, on the H100
 	launchSeconds         float64 // the new rule's launch time, on the H100
@@ -434,16 +508,19 @@ func replayH100(c taskCosts, sms int) replayRow {
 	slow := func(st replayStats) float64 { return st.wall / (st.work / float64(res)) }
 
 	total := min(all, windowTasks*res)
-	st := replay(g, total, costDrawer(c, rc.perTaskSeconds, seed), newLaunchPlanner(res, capTasks, DefaultLaunchTime))
+	st := replayProducing(g, all, costDrawer(c, rc.perTaskSeconds, seed), newSizer(rc, res, capTasks),
+		replayHost{levels: rc.levels, maxLaunches: windowLaunches})
 	one := replay(g, total, costDrawer(c, rc.perTaskSeconds, seed), oneLaunch{})
-	r.newSlow, r.one, r.newTail = slow(st), slow(one), st.wall/one.wall
+	r.newSlow, r.one = slow(st), slow(one)
+	r.newTail = r.newSlow / r.one
 	r.perThread = st.minPerThread
 	r.perLaunch = int(math.Round(float64(st.sizes[0]) / scale))
 	r.launches = int64(len(st.sizes))
-	if total < all { // a window of the run
-		r.launches = int64(math.Ceil(float64(c.tasks) / float64(r.perLaunch)))
+	r.levels, r.launchSeconds = st.levels, st.launchSeconds
+	if st.cut { // a window of the run: its launches' share of the list
+		perLaunch := st.work / rc.perTaskSeconds / float64(len(st.sizes)) / scale
+		r.launches = int64(math.Ceil(float64(c.tasks) / perLaunch))
 	}
-	r.launchSeconds = float64(r.perLaunch) / float64(rc.gpu.resident()) * rc.perTaskSeconds
 
 	total = min(all, oldWindowTasks*res)
 	o := &oldRule{first: max(1, int(firstLaunchOld*scale)), floor: max(1, int(4096*scale)), capTasks: capTasks, target: DefaultLaunchTime}
@@ -505,76 +582,122 @@ func TestLaunchPlanReplay(t *testing.T) {
 // aside).
 const minReplayPerThread = 32
 
-// producerRate is the pace of produce for eightfold tasks measured on the
-// project's 2-core VM (BenchmarkProduceEightfold, N=20: 11.4 million
-// tasks in 0.35 s): tasks a second, on the whole GPU's scale.
-const producerRate = 32e6
+// The host's pace, eightfold tasks packed a second (BenchmarkProduceEightfold,
+// docs/performance.md): oldProducerRate, the producer before it ran on
+// every core (the project's 2-core VM, N=20); producerRateVM, now, with
+// both of the VM's cores; producerRate16, now, projected to the 16 cores
+// of the H100 host (the VM's rate per core times 16, at the VM's
+// efficiency of two workers).
+const (
+	oldProducerRate = 32e6
+	producerRateVM  = 50e6
+	producerRate16  = 400e6
+)
 
-// firstGroups sizes the first three groups as the real producer packs
-// them, to firstGroupTasks, and the rest by the planner.
-type firstGroups struct {
-	plan   *launchPlanner
+// oldHost sizes the groups as the producer did before the ramp and the
+// bound: the first three groups of firstGroupTasks, then the planner with
+// no bound and no split.
+type oldHost struct {
+	p      *launchPlanner
 	first  int
 	groups int
 }
 
-func (f *firstGroups) next() int {
-	f.groups++
-	if f.groups <= 3 {
-		return f.first
+func (o *oldHost) next() (int, int) {
+	o.groups++
+	if o.groups <= 3 {
+		return o.first, 0
 	}
-	return f.plan.next()
+	n, _ := o.p.next()
+	return n, 0
 }
 
-func (f *firstGroups) observe(n int, d time.Duration) { f.plan.observe(n, d) }
+func (o *oldHost) observe(n, _ int, d time.Duration) { o.p.observe(launchOf(n, max(1, n/256), 0), d) }
 
-// TestLaunchReplayProducer replays the eightfold counts of N=18 to 23 with
-// the host's enumeration taking its time (producerRate): the first group
-// is firstGroupTasks, 11.2 million tasks on an H100 (all of N=18 to 20),
-// and the GPU waits for it. The replay must show that wait (every run at
-// least as long as packing its first group), and never a faster run than
-// with the tasks packed at once. It records what two ramps would give:
-// one small first launch (8 tasks per resident thread, then the planner),
-// and groups doubling from 8 tasks per thread.
+// TestLaunchReplayProducer replays the eightfold counts of N=18 to 22 with
+// the host's packing taking its time, as the producer runs now (its
+// first group firstTasksPerThread tasks a resident thread, then the
+// planner, bound and split; from N=21 the first windowLaunches launches)
+// at the VM's pace and at the H100 host's (producerRate16), and as it ran
+// before (one group of up to a slot first, at oldProducerRate), each
+// against the same host with every group packed at once. Packing at the
+// H100 host's pace must cost at most 5% at N=19 to 22 (at N=18 it costs
+// more: docs/performance.md), and no run may end before its first group
+// is packed or before the one packed at once.
 func TestLaunchReplayProducer(t *testing.T) {
 	var tab strings.Builder
-	fmt.Fprintf(&tab, "| N | tasks | replay s, packed at once | × packing at %.0f M tasks/s | × with one small first launch | × with doubling groups |\n|---|---|---|---|---|---|\n", producerRate/1e6)
+	fmt.Fprintf(&tab, "| N | tasks | replay s, packed at once | × packing on the VM (%.0f M tasks/s) | × packing on 16 cores (%.0f M/s) | before: replay s, packed at once | before: × packing at %.0f M/s | now on 16 cores ÷ before |\n|---|---|---|---|---|---|---|---|\n",
+		producerRateVM/1e6, producerRate16/1e6, oldProducerRate/1e6)
 	for _, c := range readTaskCosts(t) {
-		if c.algo != nq.Eightfold || c.n < 18 || c.n > 23 {
+		if c.algo != nq.Eightfold || c.n < 18 || c.n > 22 {
 			continue
 		}
-		rc := h100Case(c)
-		sms := *replaySMs
-		scale := float64(sms) / 132
-		g := gpuSlice{sms, rc.gpu.blocksPerSM, rc.gpu.threads}
-		capTasks := int(float64(rc.capTasks) * scale)
-		total := min(int(math.Round(float64(c.tasks)*scale)), windowTasks*g.resident())
-		perThread := sms * plan.ResidentThreadsPerSM // the producer's guess of the resident threads
-		first := min(perThread*minTasksPerThread, capTasks)
-		run := func(p replayHost) float64 {
-			plan := newLaunchPlanner(g.resident(), capTasks, DefaultLaunchTime)
-			seed := uint64(c.n)<<8 | uint64(len(c.algo))
-			return replayProducing(g, total, costDrawer(c, rc.perTaskSeconds, seed), &firstGroups{plan: plan, first: first}, p).wall
+		r := replayHosts(c)
+		fmt.Fprintf(&tab, "| %d | %d | %.3g | %.3f | %.3f | %.3g | %.3f | %.3f |\n", c.n, c.tasks, r.ideal.wall, r.vm/r.idealSlow, r.h16/r.idealSlow,
+			r.old.wall, r.oldPaced/r.oldSlow, r.h16/r.oldPaced)
+		if c.n >= 19 && r.h16 > 1.05*r.idealSlow {
+			t.Errorf("N=%d: packing at the H100 host's pace makes the replay %.3f times as long as with the groups packed at once, want at most 1.05", c.n, r.h16/r.idealSlow)
 		}
-		rate := producerRate * scale
-		ideal := run(replayHost{})
-		packing := run(replayHost{rate: rate})
-		single := run(replayHost{rate: rate, ramp: func(k int) int {
-			if k == 0 {
-				return 8 * perThread
-			}
-			return math.MaxInt32
-		}})
-		doubling := run(replayHost{rate: rate, ramp: func(k int) int { return 8 * perThread << min(k, 20) }})
-		fmt.Fprintf(&tab, "| %d | %d | %.3g | %.3f | %.3f | %.3f |\n", c.n, c.tasks, ideal, packing/ideal, single/ideal, doubling/ideal)
-		if wait := float64(min(first, total)) / rate; packing < wait {
-			t.Errorf("N=%d: the replay with packing ends at %.3f s, before its first group is packed (%.3f s)", c.n, packing, wait)
+		if r.vmWall < r.firstPacked {
+			t.Errorf("N=%d: the replay ends at %.3f s, before its first group is packed (%.3f s)", c.n, r.vmWall, r.firstPacked)
 		}
-		for name, w := range map[string]float64{"packing": packing, "one small first launch": single, "doubling groups": doubling} {
-			if w < ideal*0.999 {
-				t.Errorf("N=%d: %s ends at %.4f s, before the replay with every group packed at once (%.4f s)", c.n, name, w, ideal)
+		for name, w := range map[string]float64{"the VM's pace": r.vm, "16 cores' pace": r.h16} {
+			if w < r.idealSlow*0.999 {
+				t.Errorf("N=%d: %s: slowdown %.4f, below the replay with every group packed at once (%.4f)", c.n, name, w, r.idealSlow)
 			}
 		}
 	}
 	t.Logf("modelled GPU: %d SMs of the H100's 132 (times are the slice's, which are the H100's)\n%s", *replaySMs, tab.String())
+}
+
+// hostReplays is what TestLaunchReplayProducer measured of one N:
+// slowdowns (wall ÷ (work ÷ resident threads)) of the producer now,
+// packed at once (ideal), at the VM's pace and at the H100 host's, and
+// of the producer before, packed at once and at its pace.
+type hostReplays struct {
+	ideal, old          replayStats
+	idealSlow, vm, h16  float64
+	oldSlow, oldPaced   float64
+	vmWall, firstPacked float64
+}
+
+// replayHosts replays the eightfold list c on the H100 with the hosts of
+// TestLaunchReplayProducer.
+func replayHosts(c taskCosts) hostReplays {
+	rc := h100Case(c)
+	sms := *replaySMs
+	scale := float64(sms) / 132
+	g := gpuSlice{sms, rc.gpu.blocksPerSM, rc.gpu.threads}
+	capTasks := int(float64(rc.capTasks) * scale)
+	all := int(math.Round(float64(c.tasks) * scale))
+	seed := uint64(c.n)<<8 | uint64(len(c.algo))
+	res := g.resident()
+	slow := func(st replayStats) float64 { return st.wall / (st.work / float64(res)) }
+	first := min(res*firstTasksPerThread, res*minTasksPerThread, capTasks)
+	window := 0
+	if c.n >= 21 {
+		window = windowLaunches
+	}
+	now := func(rate float64) replayStats {
+		h := replayHost{rate: rate * scale, levels: rc.levels, maxLaunches: window, ramp: func(k int) int {
+			if k < rampGroups {
+				return first << k
+			}
+			return math.MaxInt32
+		}}
+		return replayProducing(g, all, costDrawer(c, rc.perTaskSeconds, seed), newSizer(rc, res, capTasks), h)
+	}
+	before := func(rate float64) replayStats {
+		p := newLaunchPlanner(res, capTasks, DefaultLaunchTime)
+		p.bound = time.Duration(math.MaxInt64)
+		o := &oldHost{p: p, first: min(sms*plan.ResidentThreadsPerSM*minTasksPerThread, capTasks)}
+		return replayProducing(g, all, costDrawer(c, rc.perTaskSeconds, seed), o, replayHost{rate: rate * scale})
+	}
+	var r hostReplays
+	r.ideal, r.old = now(0), before(0)
+	vm := now(producerRateVM)
+	r.idealSlow, r.vm, r.h16 = slow(r.ideal), slow(vm), slow(now(producerRate16))
+	r.oldSlow, r.oldPaced = slow(r.old), slow(before(oldProducerRate))
+	r.vmWall, r.firstPacked = vm.wall, float64(first)/(producerRateVM*scale)
+	return r
 }
