@@ -338,6 +338,7 @@ func (c *consumer) finish(ctx context.Context, s *slot) error {
 	c.planner.observe(s.busy, now.Sub(later(c.lastEnd, s.queued)))
 	c.lastEnd = now
 	c.plan.set(c.planner.next())
+	c.plan.observed.Store(true)
 	s.busy = nil
 	return nil
 }

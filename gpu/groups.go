@@ -66,10 +66,12 @@ func (g *group) levels() int {
 }
 
 // groupPlan is what the consumer's planner asks of the producer: the
-// tasks of the next groups, and the levels to split eightfold tasks to.
+// tasks of the next groups, the levels to split eightfold tasks to, and
+// whether a launch has ended (observed), which tells the GPU's speed.
 type groupPlan struct {
-	tasks  atomic.Int64
-	levels atomic.Int32
+	tasks    atomic.Int64
+	levels   atomic.Int32
+	observed atomic.Bool
 }
 
 // set stores the planner's next group.
@@ -80,10 +82,11 @@ func (gp *groupPlan) set(tasks, levels int) {
 
 // producer enumerates the tasks of a solve's spec and packs the batches
 // sel selects into launch groups of about the plan's tasks (read as each
-// group fills) and at most capTasks. The first rampGroups groups are
-// smaller (firstTasks, doubling), so that the GPU starts as soon as a
-// few tasks are packed. Eightfold tasks are listed and packed by workers
-// goroutines at once (parallel.go); the others by one.
+// group fills) and at most capTasks. Until a launch has ended the groups
+// are smaller (firstTasks, doubling), so that the GPU starts as soon as a
+// few tasks are packed and no launch sized blind runs long. Eightfold
+// tasks are listed and packed by workers goroutines at once
+// (parallel.go); the others by one.
 type producer struct {
 	spec       nq.Spec
 	capTasks   int
@@ -96,10 +99,6 @@ type producer struct {
 	perBatch atomic.Uint64 // tasks per batch once split, lately (a float64's bits)
 }
 
-// rampGroups is the number of groups the producer ramps up over, from
-// firstTasks doubling, before it packs the plan's size.
-const rampGroups = 1
-
 // firstTasksPerThread is the tasks per resident thread of a solve's first
 // launch group (its tasks short: launchPlanner.startLevels), so that the
 // GPU starts after a millisecond or two of packing on a GPU host, and the
@@ -111,8 +110,8 @@ const firstTasksPerThread = 4
 // target is the tasks of the group being packed.
 func (p *producer) target() int {
 	t := int(min(p.plan.tasks.Load(), int64(p.capTasks)))
-	if k := p.groups.Load(); p.firstTasks > 0 && k < rampGroups {
-		t = min(t, p.firstTasks<<k)
+	if p.firstTasks > 0 && !p.plan.observed.Load() {
+		t = min(t, p.firstTasks<<min(p.groups.Load(), 20))
 	}
 	return max(1, t)
 }

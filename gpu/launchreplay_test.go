@@ -70,17 +70,29 @@ type sizer interface {
 
 // plannerSizer is the launch planner as a sizer, on a task list whose
 // batches hold batch tasks at its default levels and levelGrowth times
-// more per level of split.
+// more per level of split; with first, the producer's groups before a
+// launch has ended (first, doubling).
 type plannerSizer struct {
-	p     *launchPlanner
-	batch int
+	p        *launchPlanner
+	batch    int
+	first    int
+	groups   int
+	observed bool
 }
 
-func (a plannerSizer) next() (int, int) { return a.p.next() }
+func (a *plannerSizer) next() (int, int) {
+	n, l := a.p.next()
+	if a.first > 0 && !a.observed {
+		n = min(n, a.first<<min(a.groups, 20))
+	}
+	a.groups++
+	return n, l
+}
 
-func (a plannerSizer) observe(tasks, levels int, busy time.Duration) {
+func (a *plannerSizer) observe(tasks, levels int, busy time.Duration) {
 	per := float64(a.batch) * splitScale(a.p.levels, levels)
 	a.p.observe(launchOf(tasks, max(1, int(float64(tasks)/per)), levels), busy)
+	a.observed = true
 }
 
 // splitScale is the tasks a task of def levels makes split to levels,
@@ -443,13 +455,13 @@ type replayCase struct {
 
 // newSizer is the planner of a GPU solve of case rc as a sizer: on res
 // resident threads, capTasks a launch, eightfold tasks split as a solve
-// splits them.
-func newSizer(rc replayCase, res, capTasks int) sizer {
+// splits them; with first, the producer's first groups too.
+func newSizer(rc replayCase, res, capTasks, first int) sizer {
 	p := newLaunchPlanner(res, capTasks, DefaultLaunchTime)
 	if rc.levels > 0 {
 		p.splits(rc.levels, 2, 256)
 	}
-	return plannerSizer{p, 256}
+	return &plannerSizer{p: p, batch: 256, first: first}
 }
 
 func h100Case(c taskCosts) replayCase {
@@ -508,7 +520,7 @@ func replayH100(c taskCosts, sms int) replayRow {
 	slow := func(st replayStats) float64 { return st.wall / (st.work / float64(res)) }
 
 	total := min(all, windowTasks*res)
-	st := replayProducing(g, all, costDrawer(c, rc.perTaskSeconds, seed), newSizer(rc, res, capTasks),
+	st := replayProducing(g, all, costDrawer(c, rc.perTaskSeconds, seed), newSizer(rc, res, capTasks, 0),
 		replayHost{levels: rc.levels, maxLaunches: windowLaunches})
 	one := replay(g, total, costDrawer(c, rc.perTaskSeconds, seed), oneLaunch{})
 	r.newSlow, r.one = slow(st), slow(one)
@@ -616,8 +628,9 @@ func (o *oldHost) observe(n, _ int, d time.Duration) { o.p.observe(launchOf(n, m
 
 // TestLaunchReplayProducer replays the eightfold counts of N=18 to 22 with
 // the host's packing taking its time, as the producer runs now (its
-// first group firstTasksPerThread tasks a resident thread, then the
-// planner, bound and split; from N=21 the first windowLaunches launches)
+// first group firstTasksPerThread tasks a resident thread, doubling until
+// a launch has ended, then the planner's, bound and split; from N=21 the
+// first windowLaunches launches)
 // at the VM's pace and at the H100 host's (producerRate16), and as it ran
 // before (one group of up to a slot first, at oldProducerRate), each
 // against the same host with every group packed at once. Packing at the
@@ -679,13 +692,8 @@ func replayHosts(c taskCosts) hostReplays {
 		window = windowLaunches
 	}
 	now := func(rate float64) replayStats {
-		h := replayHost{rate: rate * scale, levels: rc.levels, maxLaunches: window, ramp: func(k int) int {
-			if k < rampGroups {
-				return first << k
-			}
-			return math.MaxInt32
-		}}
-		return replayProducing(g, all, costDrawer(c, rc.perTaskSeconds, seed), newSizer(rc, res, capTasks), h)
+		h := replayHost{rate: rate * scale, levels: rc.levels, maxLaunches: window}
+		return replayProducing(g, all, costDrawer(c, rc.perTaskSeconds, seed), newSizer(rc, res, capTasks, first), h)
 	}
 	before := func(rate float64) replayStats {
 		p := newLaunchPlanner(res, capTasks, DefaultLaunchTime)
