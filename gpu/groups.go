@@ -96,7 +96,7 @@ type producer struct {
 	workers    int                  // 0: GOMAXPROCS
 
 	groups   atomic.Int64  // the groups sent
-	perBatch atomic.Uint64 // tasks per batch once split, lately (a float64's bits)
+	perBatch atomic.Uint64 // tasks per batch, lately, at the default levels (a float64's bits)
 }
 
 // firstTasksPerThread is the tasks per resident thread of a solve's first

@@ -77,8 +77,9 @@ func (p *producer) dispatch(ctx context.Context, l *tasks.EightfoldList, workers
 	defer close(order)
 	total := l.Batches(p.spec.Batch)
 	for first := 0; first < total; {
-		k := float64(min(chunkTasks, p.target()/(2*workers))) / p.tasksPerBatch()
-		c := &chunk{first: first, levels: p.levels(), done: make(chan struct{})}
+		levels := p.levels()
+		k := float64(min(chunkTasks, p.target()/(2*workers))) / p.tasksPerBatch(levels)
+		c := &chunk{first: first, levels: levels, done: make(chan struct{})}
 		c.last = min(total, first+max(1, int(k)))
 		first = c.last
 		for _, ch := range []chan<- *chunk{order, jobs} {
@@ -91,13 +92,15 @@ func (p *producer) dispatch(ctx context.Context, l *tasks.EightfoldList, workers
 	}
 }
 
-// tasksPerBatch is the tasks a batch made once split, lately (the batch
-// size before any).
-func (p *producer) tasksPerBatch() float64 {
-	if t := math.Float64frombits(p.perBatch.Load()); t > 0 {
-		return t
+// tasksPerBatch is the tasks a batch makes split to levels: as lately, at
+// the levels packed then, with levelGrowth per level between them (the
+// batch size before any).
+func (p *producer) tasksPerBatch(levels int) float64 {
+	t := math.Float64frombits(p.perBatch.Load())
+	if t <= 0 {
+		t = float64(p.spec.Batch)
 	}
-	return float64(p.spec.Batch)
+	return t * math.Pow(levelGrowth, float64(efLevels(p.spec.N, p.spec.Depth)-levels))
 }
 
 // levels is the most levels of the eightfold tasks to pack now: the
@@ -126,7 +129,7 @@ func (p *producer) work(ctx context.Context, l *tasks.EightfoldList, jobs <-chan
 // pack lists chunk c's batches, and splits and packs those sel selects
 // into parts of at most capTasks tasks (one batch at least).
 func (p *producer) pack(ctx context.Context, l *tasks.EightfoldList, c *chunk, scratch *tasks.Eightfold) error {
-	room := int(min(float64(p.capTasks), 1.25*p.tasksPerBatch()*float64(c.last-c.first)))
+	room := int(min(float64(p.capTasks), 1.25*p.tasksPerBatch(c.levels)*float64(c.last-c.first)))
 	pt := newPart(p.spec, room)
 	pt.levels = c.levels
 	in, outTasks := 0, 0
@@ -151,7 +154,8 @@ func (p *producer) pack(ctx context.Context, l *tasks.EightfoldList, c *chunk, s
 	})
 	c.parts = append(c.parts, pt)
 	if in > 0 {
-		p.perBatch.Store(math.Float64bits(float64(outTasks) / float64(in)))
+		def := efLevels(p.spec.N, p.spec.Depth)
+		p.perBatch.Store(math.Float64bits(float64(outTasks) / float64(in) / math.Pow(levelGrowth, float64(def-c.levels))))
 	}
 	return err
 }

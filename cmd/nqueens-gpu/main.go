@@ -50,7 +50,11 @@ func main() {
 
 // run is the whole program: it parses args, counts, writes the results to
 // stdout and diagnostics to stderr, and returns the exit status.
-func run(args []string, stdout, stderr io.Writer) int {
+func run(args []string, stdout, stderr io.Writer) int { return runHooks(args, stdout, stderr, defaultHooks()) }
+
+// runHooks is run with the counts' ties to the devices h (tests of the
+// whole program replace some).
+func runHooks(args []string, stdout, stderr io.Writer, h hooks) int {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	sigs := make(chan os.Signal, 1)
@@ -74,7 +78,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return sub(ctx, args[1:], stdout, stderr)
 		}
 	}
-	return runWith(ctx, args, stdout, stderr, defaultHooks())
+	return runWith(ctx, args, stdout, stderr, h)
 }
 
 // subcommands maps the first argument of `nqueens-gpu NAME ...` to the

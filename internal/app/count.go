@@ -65,15 +65,17 @@ func Count(ctx context.Context, opt CountOptions, stdout, stderr io.Writer, h Ho
 	}
 	h = h.WithDefaults()
 	if opt.GPUTrace {
-		opt.Tune.Trace = TraceLaunches(stderr)
+		opt.Tune.Trace, opt.Tune.OpenTrace = TraceLaunches(stderr), TraceOpen(stderr)
 	}
+	lists := prepareLists(ctx, opt, h) // while the devices open
 	devs, err := device.Open(opt.Devices, device.Options{Workers: opt.Workers, Algo: opt.Algo, RequireGPU: opt.RequireGPU}, h.Drivers(opt.Tune))
 	if err != nil {
 		return err
 	}
 	defer devs.Close()
 	reportOpen(stderr, devs, cpuEstimate(opt.Lo, opt.Hi, devs))
-	c := counter{opt: opt, devs: devs, h: h, stdout: stdout, stderr: stderr, out: resultWriter(opt, devs, h, stdout)}
+	c := counter{opt: opt, devs: devs, h: h, stdout: stdout, stderr: stderr, out: resultWriter(opt, devs, h, stdout),
+		lists: lists, opened: time.Now()}
 	for n := opt.Lo; n <= opt.Hi; n++ {
 		if ctx.Err() != nil {
 			return interrupted(ctx, "interrupted%s before N=%d", n)
@@ -116,11 +118,17 @@ type counter struct {
 	h              Hooks
 	stdout, stderr io.Writer
 	out            report.ResultWriter
+	lists          *taskLists // the eightfold task lists, prepared ahead
+	opened         time.Time  // when the devices were open
 }
 
 // one counts one N as a job of numbered batches on the devices, with
 // progress reports, checkpoints and shards as the options ask.
 func (c *counter) one(ctx context.Context, n int) error {
+	c.lists.wait(ctx, n)
+	if c.opt.GPUTrace && len(c.devs.GPUs) > 0 {
+		traceStart(c.stderr, n, c.opened, time.Now())
+	}
 	start := time.Now()
 	var rep *progress.Reporter
 	warn := func(msg string) {

@@ -13,6 +13,7 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/progress"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
 
 // Hooks are the commands' ties to the devices, the clock and the job's
@@ -36,6 +37,10 @@ type Hooks struct {
 	// Symmetric counts the solutions fixed by the quarter and the half
 	// turn, an eightfold count's host batch; nil means the real one.
 	Symmetric func(ctx context.Context, n int) (s90, s180 uint64, err error)
+	// PrepareList makes the eightfold task list of n and split ahead of
+	// its count (see taskLists); nil means tasks.PrepareEightfold. Tests
+	// whose devices list no tasks set one that does nothing.
+	PrepareList func(ctx context.Context, n, split int) error
 	// Version is the program's version for checkpoints and shard
 	// results; "" means job.Version().
 	Version string
@@ -84,6 +89,9 @@ func (h Hooks) WithDefaults() Hooks {
 	}
 	if h.Version == "" {
 		h.Version = job.Version()
+	}
+	if h.PrepareList == nil {
+		h.PrepareList = tasks.PrepareEightfold
 	}
 	return h
 }

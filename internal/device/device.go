@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
@@ -360,16 +361,16 @@ func openGPUs(set Set, d Drivers) (gs []job.Backend, infos []GPU, why, fix strin
 			fixes = append(fixes, "-device takes the ordinals that nqueens-gpu devices lists")
 		}
 	}
-	for _, g := range want {
-		b, err := d.OpenGPU(g.Ordinal)
-		if err != nil {
+	opened, errs := openAll(want, d)
+	for i, g := range want {
+		if err := errs[i]; err != nil {
 			failed = append(failed, fmt.Sprintf("GPU %d is not available (%v)", g.Ordinal, err))
 			if f := d.fix(err); f != "" {
 				fixes = append(fixes, f)
 			}
 			continue
 		}
-		gs, infos = append(gs, b), append(infos, g)
+		gs, infos = append(gs, opened[i]), append(infos, g)
 	}
 	if len(gs) == 0 {
 		return nil, nil, strings.Join(failed, "; "), strings.Join(dedupe(fixes), "; "), nil
@@ -378,6 +379,23 @@ func openGPUs(set Set, d Drivers) (gs []job.Backend, infos []GPU, why, fix strin
 		leftOut = append(leftOut, f+"; counting without it")
 	}
 	return gs, infos, "", "", leftOut
+}
+
+// openAll opens the GPUs gs at once (each creates its context and loads
+// its kernels, a fraction of a second), and returns their backends and
+// errors in gs's order.
+func openAll(gs []GPU, d Drivers) ([]job.Backend, []error) {
+	bs, errs := make([]job.Backend, len(gs)), make([]error, len(gs))
+	var wg sync.WaitGroup
+	for i, g := range gs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			bs[i], errs[i] = d.OpenGPU(g.Ordinal)
+		}()
+	}
+	wg.Wait()
+	return bs, errs
 }
 
 // dedupe drops the repeats of list, keeping the order.
@@ -447,9 +465,12 @@ func (d *Devices) Spec(n int, algo nq.Algo, depth int) nq.Spec {
 
 // Job is the configuration of a job that counts spec on every device:
 // cfg (its Plan, Symmetric and the long-run fields) with the spec and the
-// backends.
+// backends, the CPU beside the GPUs where it counts next to them.
 func (d *Devices) Job(spec nq.Spec, cfg job.Config) job.Config {
 	cfg.Spec, cfg.Backends = spec, d.Backends
+	if d.Kind == "gpu+cpu" {
+		cfg.Beside = 1 // the CPU, last: it takes batches only where it helps
+	}
 	return cfg
 }
 
