@@ -50,7 +50,9 @@ func main() {
 
 // run is the whole program: it parses args, counts, writes the results to
 // stdout and diagnostics to stderr, and returns the exit status.
-func run(args []string, stdout, stderr io.Writer) int { return runHooks(args, stdout, stderr, defaultHooks()) }
+func run(args []string, stdout, stderr io.Writer) int {
+	return runHooks(args, stdout, stderr, defaultHooks())
+}
 
 // runHooks is run with the counts' ties to the devices h (tests of the
 // whole program replace some).

@@ -20,7 +20,8 @@
 // Launches that take a set time per task (modes ok and slow: fk_timed)
 // and eightfold kernels that count (FAKECUDA_VALUES=count: fk_eightfold)
 // are described below; FAKECUDA_DEVICES=K (default 1) gives K GPUs, each
-// running its launches one after another, whatever their streams.
+// running its launches one after another, whatever their streams, with
+// FAKECUDA_SMS streaming multiprocessors each (default 4).
 // FAKECUDA_LOG=FILE appends a line per timed launch to FILE: "launch",
 // the device, the tasks, and when it starts and ends on its GPU (seconds
 // of CLOCK_REALTIME), so that a test sees how busy each GPU was.
@@ -181,12 +182,12 @@ CUresult cuDeviceGetName(char *name, int len, CUdevice d) {
 	return CUDA_SUCCESS;
 }
 
-// The attributes of a small Hopper-like GPU: 4 SMs.
+// The attributes of a small Hopper-like GPU: 4 SMs (FAKECUDA_SMS).
 CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) {
 	(void)d;
 	FK_FAIL("cuDeviceGetAttribute");
 	switch (a) {
-	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 4; break;
+	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = (int)fk_env("FAKECUDA_SMS", 4); break;
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = 9; break;
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
 	case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: *v = 2048; break;
