@@ -21,9 +21,10 @@ import (
 //     groups small so that the GPU starts at once (groups.go,
 //     parallel.go).
 //   - The context's thread (consume) takes the groups in turn and
-//     alternates between two slots, each with pinned host buffers, device
-//     buffers, its own stream and its own device counters, so that
-//     enumeration, transfers and kernels overlap.
+//     goes round slots (three launches in flight), each with pinned host
+//     buffers, device buffers, its own stream and its own device
+//     counters, so that enumeration, transfers and kernels overlap, and
+//     the host copies a group while the GPU has two queued.
 //   - After each launch the host reads back a few 64-bit counters (the
 //     kernels reduce them on the device) and reports them with the
 //     launch's batch indexes to done. Launches last at most about a second
@@ -60,7 +61,7 @@ type solve struct {
 	fn          cu.Function // the kernel
 	resident    int         // blocks the GPU keeps resident, for a fetching kernel's grid
 	planner     *launchPlanner
-	plan        groupPlan // the planner's next group, for the producer
+	plan        *groupPlan // the planner's next group, for the producer
 }
 
 // solve counts the task batches of spec that sel selects, reports them to
@@ -149,7 +150,7 @@ func (s *solve) prepare() {
 		}
 		s.planner.splits(levels, deepest, s.spec.Batch)
 	}
-	s.plan.set(s.planner.next())
+	s.plan = newGroupPlan(s.planner.next())
 }
 
 // kernelName is the PTX entry that s runs.
@@ -169,7 +170,7 @@ func (s *solve) run(ctx context.Context) (uint64, error) {
 	prodErr := make(chan error, 1)
 	go func() {
 		defer close(groups)
-		p := producer{spec: s.spec, capTasks: s.capTasks, plan: &s.plan, sel: s.sel,
+		p := producer{spec: s.spec, capTasks: s.capTasks, plan: s.plan, sel: s.sel,
 			firstTasks: min(s.planner.floor(), s.resident*s.threads*firstTasksPerThread)}
 		prodErr <- p.run(pctx, groups)
 	}()
@@ -219,48 +220,101 @@ const pollMax = 10 * time.Millisecond
 // (job.DefaultStopWait), so that their reports are kept.
 const stopGrace = 1500 * time.Millisecond
 
-// consumer launches a solve's groups on the context's thread, two slots
-// deep, and reads their results back.
+// consumer launches a solve's groups on the context's thread, slots deep,
+// and reads their results back.
 type consumer struct {
 	*solve
-	slots    [2]slot
+	slots    [inFlight]slot
+	order    []*slot // the slots in flight, oldest first
 	nodes    uint64
 	lastEnd  time.Time
 	launches int
-	stop     time.Time // when ctx was cancelled (wait), for stopGrace
 }
 
-// consume launches each group of groups and reports its results. It waits
-// for a launch by polling its stream, so that it notices a cancelled ctx
-// within pollMax whatever the launch's length: it then queues no more
-// launches, still reports those in flight that end within stopGrace,
-// abandons the others (their batches are not reported) and returns ctx's
-// error. A failed driver call panics with an *Error naming the call, and
-// Context.Do turns it into the error of the solve.
+// pollMin is the first pause of a wait for a launch or a group.
+const pollMin = 20 * time.Microsecond
+
+// consume launches the groups of groups, up to a slot each, and reports
+// each launch as soon as it ends: between groups and while it waits for
+// one it looks at the oldest launch's stream, pausing at most pollMax, so
+// that it notices the end of a launch, or a cancelled ctx, within pollMax
+// whatever the launch's length. Once ctx is cancelled it queues no more
+// launches (see drain). A failed driver call panics with an *Error naming
+// the call, and Context.Do turns it into the error of the solve.
 func (c *consumer) consume(ctx context.Context, groups <-chan *group) error {
 	c.setup()
 	defer c.release()
-	next := 0
-	for g := range groups {
-		if ctx.Err() != nil {
-			break
-		}
-		s := &c.slots[next]
-		next ^= 1
-		if err := c.finish(ctx, s); err != nil && ctx.Err() == nil {
+	wake := time.NewTimer(pollMax)
+	defer wake.Stop()
+	for d := pollMin; groups != nil || len(c.order) > 0; {
+		if err := c.reportEnded(); err != nil {
 			return err
 		}
 		if ctx.Err() != nil {
-			break
+			return c.drain(ctx)
 		}
-		s.launch(kernelFunc(c.fn), c.solve, c.resident, g)
-		s.queued, s.index = time.Now(), c.launches
-		c.launches++
+		var in <-chan *group
+		if len(c.order) < len(c.slots) {
+			in = groups // a slot is free
+		}
+		wake.Reset(d)
+		select {
+		case g, ok := <-in:
+			if !ok {
+				groups = nil
+				continue
+			}
+			c.launch(g)
+			d = pollMin
+		case <-wake.C:
+			d = min(2*d, pollMax)
+		}
 	}
-	for _, s := range []*slot{&c.slots[next], &c.slots[next^1]} {
-		if err := c.finish(ctx, s); err != nil && ctx.Err() == nil {
+	return ctx.Err()
+}
+
+// launch queues g on a free slot.
+func (c *consumer) launch(g *group) {
+	for i := range c.slots {
+		if s := &c.slots[i]; s.busy == nil {
+			s.launch(kernelFunc(c.fn), c.solve, c.resident, g)
+			s.queued, s.index = time.Now(), c.launches
+			c.launches++
+			c.order = append(c.order, s)
+			return
+		}
+	}
+	panic("gpu: no free slot") // consume launches only with one free
+}
+
+// reportEnded reports the launches in flight that have ended, oldest
+// first.
+func (c *consumer) reportEnded() error {
+	for len(c.order) > 0 && streamDone(c.order[0].stream) {
+		if err := c.report(c.order[0]); err != nil {
 			return err
 		}
+		c.order = c.order[1:]
+	}
+	return nil
+}
+
+// drain is the end of a cancelled solve: it still reports the launches in
+// flight that end within stopGrace, abandons the others (their batches
+// are not reported) and returns ctx's error.
+func (c *consumer) drain(ctx context.Context) error {
+	stop := time.Now()
+	for len(c.order) > 0 {
+		for d := pollMin; !streamDone(c.order[0].stream); d = min(2*d, pollMax) {
+			if time.Since(stop) > stopGrace {
+				return ctx.Err()
+			}
+			time.Sleep(d)
+		}
+		if err := c.report(c.order[0]); err != nil {
+			return err
+		}
+		c.order = c.order[1:]
 	}
 	return ctx.Err()
 }
@@ -291,33 +345,10 @@ func (c *consumer) release() {
 	}
 }
 
-// wait waits for s's launch; false when ctx was cancelled and the launch
-// did not end within stopGrace of that.
-func (c *consumer) wait(ctx context.Context, s *slot) bool {
-	for d := 20 * time.Microsecond; !streamDone(s.stream); d = min(2*d, pollMax) {
-		if ctx.Err() != nil {
-			if c.stop.IsZero() {
-				c.stop = time.Now()
-			}
-			if time.Since(c.stop) > stopGrace {
-				return false
-			}
-		}
-		time.Sleep(d)
-	}
-	return true
-}
-
-// finish waits for s's launch, if it has one, reports its counts and
-// sizes the next launches from it. A fetching kernel that did not take
-// all its tasks (a launch that did not run) is an error.
-func (c *consumer) finish(ctx context.Context, s *slot) error {
-	if s.busy == nil {
-		return nil
-	}
-	if !c.wait(ctx, s) {
-		return ctx.Err()
-	}
+// report reports the counts of s's launch, which has ended, and sizes the
+// next launches from it. A fetching kernel that did not take all its
+// tasks (a launch that did not run) is an error.
+func (c *consumer) report(s *slot) error {
 	if c.kernel.fetch && s.busy.count > 0 {
 		if taken := *(*uint32)(unsafe.Add(s.hostOut, nextOffset)); taken < uint32(s.busy.count) {
 			return &Error{Op: "cuLaunchKernel " + c.kernelName(), Detail: fmt.Sprintf(
@@ -338,7 +369,8 @@ func (c *consumer) finish(ctx context.Context, s *slot) error {
 	c.planner.observe(s.busy, now.Sub(later(c.lastEnd, s.queued)))
 	c.lastEnd = now
 	c.plan.set(c.planner.next())
-	c.plan.observed.Store(true)
+	c.plan.batches.Store(int64(c.planner.maxBatches()))
+	c.plan.observed()
 	s.busy = nil
 	return nil
 }
@@ -420,14 +452,15 @@ func bytesOf[T uint8 | uint32 | uint64](array func(p *part) []T) func(p *part) [
 }
 
 // reserve makes the slot's task buffers hold at least bytes: they start
-// empty and grow to the groups the planner makes (at least doubling, in
-// whole MiB, up to slotBytes and a little), so that a small count pins no
-// more memory than its tasks need. The slot must not be busy.
+// empty and grow to the groups the planner makes (at least 4 times, as
+// the first groups double, in whole MiB, up to slotBytes and a little),
+// so that a small count pins no more memory than its tasks need. The slot
+// must not be busy.
 func (s *slot) reserve(bytes int64) {
 	if bytes <= s.bytes {
 		return
 	}
-	bytes = max(bytes, min(2*s.bytes, slotBytes+256))
+	bytes = max(bytes, min(4*s.bytes, slotBytes+256))
 	bytes = (bytes + 1<<20 - 1) &^ (1<<20 - 1)
 	if s.host != nil {
 		named("cuMemFreeHost", func() { cu.MemFreeHost(s.host) })

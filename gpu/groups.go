@@ -33,9 +33,10 @@ type part struct {
 
 // group is the tasks of one launch: its parts, in order.
 type group struct {
-	parts  []*part
-	count  int
-	packed time.Time // when the producer handed it over (for Tuning.Trace)
+	parts    []*part
+	count    int
+	nbatches int       // the parts' batches (eightfold: the assembler's count)
+	packed   time.Time // when the producer handed it over (for Tuning.Trace)
 }
 
 // groupOf is the group of the parts ps.
@@ -66,12 +67,23 @@ func (g *group) levels() int {
 }
 
 // groupPlan is what the consumer's planner asks of the producer: the
-// tasks of the next groups, the levels to split eightfold tasks to, and
-// whether a launch has ended (observed), which tells the GPU's speed.
+// tasks of the next groups, the levels to split eightfold tasks to, the
+// most batches a group may hold (0: any; those the GPU runs within the
+// planner's bound, which holds for parts packed before the levels
+// changed too), and whether a launch has ended (seen).
 type groupPlan struct {
-	tasks    atomic.Int64
-	levels   atomic.Int32
-	observed atomic.Bool
+	tasks   atomic.Int64
+	levels  atomic.Int32
+	batches atomic.Int64
+	once    sync.Once
+	seen    chan struct{} // closed once a launch has ended
+}
+
+// newGroupPlan is a plan of groups of tasks tasks split to levels.
+func newGroupPlan(tasks, levels int) *groupPlan {
+	gp := &groupPlan{seen: make(chan struct{})}
+	gp.set(tasks, levels)
+	return gp
 }
 
 // set stores the planner's next group.
@@ -80,13 +92,19 @@ func (gp *groupPlan) set(tasks, levels int) {
 	gp.levels.Store(int32(levels))
 }
 
+// observed records that a launch has ended, whose time the planner has
+// seen.
+func (gp *groupPlan) observed() { gp.once.Do(func() { close(gp.seen) }) }
+
 // producer enumerates the tasks of a solve's spec and packs the batches
 // sel selects into launch groups of about the plan's tasks (read as each
-// group fills) and at most capTasks. Until a launch has ended the groups
-// are smaller (firstTasks, doubling), so that the GPU starts as soon as a
-// few tasks are packed and no launch sized blind runs long. Eightfold
-// tasks are listed and packed by workers goroutines at once
-// (parallel.go); the others by one.
+// group fills) and at most capTasks. The first groups are smaller
+// (firstTasks, and doubling from there once a launch has ended, up to the
+// plan's), so that the GPU starts as soon as a few tasks are packed, no
+// launch sized blind runs long, and each group is packed while the GPU
+// runs the one before. Eightfold tasks are
+// listed and packed by workers goroutines at once (parallel.go); the
+// others by one.
 type producer struct {
 	spec       nq.Spec
 	capTasks   int
@@ -110,11 +128,16 @@ const firstTasksPerThread = 4
 // target is the tasks of the group being packed.
 func (p *producer) target() int {
 	t := int(min(p.plan.tasks.Load(), int64(p.capTasks)))
-	if p.firstTasks > 0 && !p.plan.observed.Load() {
-		t = min(t, p.firstTasks<<min(p.groups.Load(), 20))
+	if p.firstTasks > 0 {
+		t = min(t, p.firstTasks<<rampShift(p.groups.Load()))
 	}
 	return max(1, t)
 }
+
+// rampShift is how many times group k of a solve doubles firstTasks: the
+// inFlight groups sized before a launch has ended (begin) not at all,
+// each one after once more than the one before.
+func rampShift[T ~int | ~int64](k T) T { return min(max(0, k-inFlight+1), 30) }
 
 // rowWords is the row words of one task of spec: the placed rows of a
 // partial board, the n rows of a frame, none for an eightfold task.
@@ -206,7 +229,9 @@ func (a *assembler) batch(ctx context.Context, count int, fill func(*part)) erro
 		}
 	}
 	if a.g == nil {
-		a.g = groupOf(newPart(a.p.spec, min(a.p.target()+count, a.p.capTasks)))
+		if err := a.begin(ctx, groupOf(newPart(a.p.spec, min(a.p.target()+count, a.p.capTasks)))); err != nil {
+			return err
+		}
 	}
 	pt := a.g.parts[0]
 	pt.batches = append(pt.batches, i)
@@ -232,13 +257,31 @@ func (a *assembler) add(ctx context.Context, pt *part) error {
 		}
 	}
 	if a.g == nil {
-		a.g = &group{}
+		if err := a.begin(ctx, &group{}); err != nil {
+			return err
+		}
 	}
 	a.g.parts = append(a.g.parts, pt)
 	a.g.count += pt.count
-	if a.g.count >= a.p.target() {
+	a.g.nbatches += len(pt.batches)
+	if most := a.p.plan.batches.Load(); a.g.count >= a.p.target() || most > 0 && int64(a.g.nbatches) >= most {
 		return a.flush(ctx)
 	}
+	return nil
+}
+
+// begin starts a group. Before a launch has ended the producer makes no
+// more than inFlight groups, sized blind: then it waits for the planner's
+// first word on the GPU's speed.
+func (a *assembler) begin(ctx context.Context, g *group) error {
+	if a.p.groups.Load() >= inFlight && a.p.plan.seen != nil {
+		select {
+		case <-a.p.plan.seen:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	a.g = g
 	return nil
 }
 

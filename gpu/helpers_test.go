@@ -74,11 +74,12 @@ func produce(ctx context.Context, n int, algo nq.Algo, depth, batch, capTasks in
 	return p.run(ctx, out)
 }
 
-// planOf is a plan of groups of tasks tasks, unsplit.
+// planOf is a plan of groups of tasks tasks, unsplit, as after a launch
+// has ended.
 func planOf(tasks int) *groupPlan {
-	var p groupPlan
-	p.set(tasks, 0)
-	return &p
+	p := newGroupPlan(tasks, 0)
+	p.observed()
+	return p
 }
 
 // targetOf is a target of tasks tasks for produce.

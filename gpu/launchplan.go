@@ -11,8 +11,14 @@ import (
 // keeps 84,480 at N=18 to 20, fewer above, 101,376 at N=17: 110 each),
 // and 6.7 million symmetry boards of depth 7 (40 bytes), 40 for each of
 // the -gpu-dynamic kernel's 168,960 threads (36 at depth 8). A solve pins
-// two slots on the host and allocates two on the device.
+// inFlight slots on the host and allocates as many on the device.
 const slotBytes = 256 << 20
+
+// inFlight is the launches a solve keeps queued on the GPU, one a slot: it
+// copies the next group while the GPU has the two after the one that
+// ended, so that a host slower than a short launch (the first ones) does
+// not idle it.
+const inFlight = 3
 
 // launchPlanner sizes the launches of a GPU solve: how many tasks the
 // producer packs into the next launch group and, for eightfold tasks, how
@@ -39,6 +45,8 @@ type launchPlanner struct {
 	batch     int           // tasks per batch before any split
 
 	perBatch float64             // GPU seconds per batch, lately; 0 before
+	busy     float64             // the launches' seconds, decayed (perBatch = busy / batches)
+	batches  float64             // their batches, decayed
 	seen     map[int]*levelTasks // tasks and batches packed, by levels
 }
 
@@ -119,6 +127,15 @@ func (p *launchPlanner) startLevels() int {
 // thread on average on an H100 (N=19's), the largest about 20 times that.
 const maxStartLevels = 12
 
+// maxBatches is the most batches of a launch: those the GPU runs within
+// the bound, one at least; 0 (any) before a launch has been observed.
+func (p *launchPlanner) maxBatches() int {
+	if p.perBatch <= 0 || p.levels <= 0 {
+		return 0
+	}
+	return max(1, int(p.bound.Seconds()/p.perBatch))
+}
+
 // seconds is the GPU time of a launch of n tasks split to levels.
 func (p *launchPlanner) seconds(n, levels int) float64 {
 	return float64(n) / p.tasksPerBatch(levels) * p.perBatch
@@ -156,9 +173,14 @@ func (p *launchPlanner) observe(g *group, busy time.Duration) {
 	if batches == 0 || busy <= 0 {
 		return
 	}
-	s := busy.Seconds() / float64(batches)
-	if p.perBatch > 0 {
-		s = (p.perBatch + s) / 2
-	}
-	p.perBatch = s
+	// Sums, each launch weighing as long as it ran: the first, short
+	// launches, whose times are mostly the host's delay in seeing them
+	// end, count little once longer ones have run.
+	p.busy = p.busy*busyDecay + busy.Seconds()
+	p.batches = p.batches*busyDecay + float64(batches)
+	p.perBatch = p.busy / p.batches
 }
+
+// busyDecay is the weight of the launches before one, each launch, in the
+// planner's time per batch.
+const busyDecay = 0.5

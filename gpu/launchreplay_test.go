@@ -28,11 +28,12 @@ var replaySMs = flag.Int("replay.sms", 2, "TestLaunchPlanReplay: the SMs of the 
 //     stops when none is left; a block leaves its SM when all its threads
 //     have stopped, and its place goes to the next block waiting, of this
 //     launch or, once all of this launch's blocks have started, of the
-//     next launch queued (two streams: launches k and k+1 overlap).
-//   - The host keeps two launches queued: it waits for launch k to end,
-//     reports it to the sizing rule (observe: its tasks, the time since the
-//     launch before it ended) and queues launch k+2 at once (the host's own
-//     time, microseconds a launch, is left out).
+//     next launch queued (streams: launches k and k+1 overlap).
+//   - The host keeps F launches queued (replayHost.inFlight; 2 before
+//     inFlight): it waits for launch k to end, reports it to the sizing
+//     rule (observe: its tasks, the time since the launch before it ended)
+//     and queues launch k+F at once (the host's own time, microseconds a
+//     launch, is left out).
 //   - The producer packs groups ahead of the launches (a channel of two and
 //     the group it builds): group k is sized when launch k-3 is queued, by
 //     the rule's state at that time.
@@ -70,20 +71,19 @@ type sizer interface {
 
 // plannerSizer is the launch planner as a sizer, on a task list whose
 // batches hold batch tasks at its default levels and levelGrowth times
-// more per level of split; with first, the producer's groups before a
-// launch has ended (first, doubling).
+// more per level of split; with first, the producer's first groups
+// (first, doubling up to the planner's).
 type plannerSizer struct {
-	p        *launchPlanner
-	batch    int
-	first    int
-	groups   int
-	observed bool
+	p      *launchPlanner
+	batch  int
+	first  int
+	groups int
 }
 
 func (a *plannerSizer) next() (int, int) {
 	n, l := a.p.next()
-	if a.first > 0 && !a.observed {
-		n = min(n, a.first<<min(a.groups, 20))
+	if a.first > 0 {
+		n = min(n, a.first<<rampShift(a.groups))
 	}
 	a.groups++
 	return n, l
@@ -92,7 +92,6 @@ func (a *plannerSizer) next() (int, int) {
 func (a *plannerSizer) observe(tasks, levels int, busy time.Duration) {
 	per := float64(a.batch) * splitScale(a.p.levels, levels)
 	a.p.observe(launchOf(tasks, max(1, int(float64(tasks)/per)), levels), busy)
-	a.observed = true
 }
 
 // splitScale is the tasks a task of def levels makes split to levels,
@@ -207,6 +206,9 @@ type replayHost struct {
 	// maxLaunches, if positive, ends the replay after that many launches
 	// (a window of a run whose tasks are split).
 	maxLaunches int
+	// inFlight is the launches the host keeps queued; 0 means 2 (the
+	// consumer before it kept inFlight).
+	inFlight int
 }
 
 // replay runs total tasks, whose costs cost draws, through the launch loop
@@ -232,6 +234,10 @@ func replayProducing(g gpuSlice, total int, cost func() float64, s sizer, prod r
 		endTime         float64
 	}
 	var st replayStats
+	depth := prod.inFlight
+	if depth <= 0 {
+		depth = 2
+	}
 	slots := g.sms * g.blocksPerSM
 	var launches []*launch
 	sizes := map[int]int{}
@@ -347,7 +353,7 @@ func replayProducing(g gpuSlice, total int, cost func() float64, s sizer, prod r
 				s.observe(d.size, d.levels, time.Duration((d.endTime-max(lastEnd, d.ready))*1e9))
 				lastEnd = d.endTime
 				hostNext++
-				queue(hostNext + 1)
+				queue(hostNext + depth - 1)
 			}
 		}
 	}
@@ -355,8 +361,9 @@ func replayProducing(g gpuSlice, total int, cost func() float64, s sizer, prod r
 	sizeGroup(0)
 	sizeGroup(1)
 	sizeGroup(2)
-	queue(0)
-	queue(1)
+	for k := 0; k < depth; k++ {
+		queue(k)
+	}
 	startBlocks()
 	for len(h) > 0 {
 		e := h.pop()
@@ -521,7 +528,7 @@ func replayH100(c taskCosts, sms int) replayRow {
 
 	total := min(all, windowTasks*res)
 	st := replayProducing(g, all, costDrawer(c, rc.perTaskSeconds, seed), newSizer(rc, res, capTasks, 0),
-		replayHost{levels: rc.levels, maxLaunches: windowLaunches})
+		replayHost{levels: rc.levels, maxLaunches: windowLaunches, inFlight: inFlight})
 	one := replay(g, total, costDrawer(c, rc.perTaskSeconds, seed), oneLaunch{})
 	r.newSlow, r.one = slow(st), slow(one)
 	r.newTail = r.newSlow / r.one
@@ -628,8 +635,8 @@ func (o *oldHost) observe(n, _ int, d time.Duration) { o.p.observe(launchOf(n, m
 
 // TestLaunchReplayProducer replays the eightfold counts of N=18 to 22 with
 // the host's packing taking its time, as the producer runs now (its
-// first group firstTasksPerThread tasks a resident thread, doubling until
-// a launch has ended, then the planner's, bound and split; from N=21 the
+// first group firstTasksPerThread tasks a resident thread, doubling up to
+// the planner's, bound and split; from N=21 the
 // first windowLaunches launches)
 // at the VM's pace and at the H100 host's (producerRate16), and as it ran
 // before (one group of up to a slot first, at oldProducerRate), each
@@ -692,7 +699,7 @@ func replayHosts(c taskCosts) hostReplays {
 		window = windowLaunches
 	}
 	now := func(rate float64) replayStats {
-		h := replayHost{rate: rate * scale, levels: rc.levels, maxLaunches: window}
+		h := replayHost{rate: rate * scale, levels: rc.levels, maxLaunches: window, inFlight: inFlight}
 		return replayProducing(g, all, costDrawer(c, rc.perTaskSeconds, seed), newSizer(rc, res, capTasks, first), h)
 	}
 	before := func(rate float64) replayStats {

@@ -343,15 +343,16 @@ func cpuEstimate(lo, hi int, devs *device.Devices) string {
 
 // TraceLaunches returns a gpu.Tuning.Trace that writes each launch to w as
 // one tab-separated line: "gpu-trace", N, the GPU's ordinal, the launch's
-// number, its tasks and batches, and the seconds since the solve began at
-// which its tasks were packed, it was queued and it ended. Lines of
-// several GPUs do not interleave.
+// number, its tasks and batches, the seconds since the solve began at
+// which its tasks were packed, it was queued and it ended, and the most
+// levels of its eightfold tasks (0 for other tasks). Lines of several GPUs
+// do not interleave.
 func TraceLaunches(w io.Writer) func(gpu.LaunchTrace) {
 	var mu sync.Mutex
 	return func(l gpu.LaunchTrace) {
 		mu.Lock()
 		defer mu.Unlock()
-		fmt.Fprintf(w, "gpu-trace\t%d\t%d\t%d\t%d\t%d\t%.6f\t%.6f\t%.6f\n", l.N, l.Device, l.Launch, l.Tasks, l.Batches,
-			l.Packed.Seconds(), l.Queued.Seconds(), l.Done.Seconds())
+		fmt.Fprintf(w, "gpu-trace\t%d\t%d\t%d\t%d\t%d\t%.6f\t%.6f\t%.6f\t%d\n", l.N, l.Device, l.Launch, l.Tasks, l.Batches,
+			l.Packed.Seconds(), l.Queued.Seconds(), l.Done.Seconds(), l.Levels)
 	}
 }
