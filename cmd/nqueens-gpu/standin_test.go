@@ -271,3 +271,59 @@ func TestStandInResumeExact(t *testing.T) {
 		t.Errorf("resumed: exit %d, stdout %q, stderr %s", code, resume.out.String(), tail(resume.errOut.String()))
 	}
 }
+
+// countSeconds is the "seconds" of a -json count's output.
+var countSeconds = regexp.MustCompile(`"seconds":([0-9.e+-]+)`)
+
+// jsonCount runs a -json count with args on the stand-in (counting, env)
+// and returns its output and seconds.
+func jsonCount(t *testing.T, env []string, args ...string) (*standInRun, float64) {
+	t.Helper()
+	r := startStandIn(t, true, env, append([]string{"-require-gpu", "-json", "-quiet"}, args...)...)
+	if code := r.wait(t, 3*time.Minute); code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, tail(r.errOut.String()))
+	}
+	m := countSeconds.FindStringSubmatch(r.out.String())
+	if m == nil {
+		t.Fatalf("%v: no seconds in %q", args, r.out.String())
+	}
+	s, _ := strconv.ParseFloat(m[1], 64)
+	return r, s
+}
+
+// Several stand-in GPUs count together, each with its own pipeline: every
+// one runs launches, the count is exact, and shorter than on one of them.
+func TestStandInSeveralGPUs(t *testing.T) {
+	env := []string{"FAKECUDA_DEVICES=3", "FAKECUDA_NODE_NS=1000000"} // 1 ms a node and thread
+	_, one := jsonCount(t, env, "-n", "15", "-device", "0")
+	r, all := jsonCount(t, env, "-n", "15", "-device", "all")
+	if !strings.Contains(r.out.String(), `"total":2279184`) || !strings.Contains(r.out.String(), `"device":"0,1,2"`) {
+		t.Errorf("-device all: stdout %q, want N=15's Total on GPUs 0,1,2", r.out.String())
+	}
+	ran := map[int]int{}
+	for _, l := range r.launches(t) {
+		ran[l.dev]++
+	}
+	t.Logf("one GPU %.2f s, three %.2f s; launches by GPU %v", one, all, ran)
+	if len(ran) != 3 {
+		t.Errorf("launches by GPU %v, want each of the 3 GPUs to run some", ran)
+	}
+	if all > 0.6*one {
+		t.Errorf("three GPUs took %.2f s, one %.2f s: want at most 0.6 of it", all, one)
+	}
+}
+
+// The CPU next to a stand-in GPU takes batches only where it helps: the
+// count is exact and no slower than on the GPU alone.
+func TestStandInCPUBeside(t *testing.T) {
+	env := []string{"FAKECUDA_NODE_NS=100000"} // 0.1 ms a node and thread
+	_, gpuAlone := jsonCount(t, env, "-n", "16", "-device", "0")
+	r, both := jsonCount(t, env, "-n", "16", "-device", "0,cpu")
+	t.Logf("GPU %.2f s, GPU and CPU %.2f s", gpuAlone, both)
+	if !strings.Contains(r.out.String(), `"total":14772512`) || !strings.Contains(r.out.String(), `"backend":"gpu+cpu"`) {
+		t.Errorf("-device 0,cpu: stdout %q, want N=16's Total on the GPU and the CPU", r.out.String())
+	}
+	if both > 1.05*gpuAlone+0.2 {
+		t.Errorf("-device 0,cpu took %.2f s, -device 0 %.2f s: want no longer", both, gpuAlone)
+	}
+}
