@@ -254,13 +254,13 @@ func checkProgress(t *testing.T, r *standInRun, ck string) {
 
 // A count stopped in the middle on a stand-in GPU that counts, and
 // resumed, gives the published Total: at N=16, whose launch of the old
-// sizes took the whole count in one (about 30 s here), stopped after 8 s.
+// sizes took the whole count in one (about 30 s here), stopped after 12 s.
 func TestStandInResumeExact(t *testing.T) {
 	ck := filepath.Join(t.TempDir(), "n16.ckpt")
 	args := []string{"-n", "16", "-device", "0", "-require-gpu", "-json", "-quiet", "-gpu-trace", "-checkpoint", ck,
 		"-checkpoint-interval", "1s"}
 	r := startStandIn(t, true, []string{"FAKECUDA_NODE_NS=1000000"}, args...) // 1 ms a node and thread
-	time.Sleep(8 * time.Second)
+	time.Sleep(12 * time.Second)
 	r.cmd.Process.Signal(syscall.SIGINT)
 	if code := r.wait(t, 10*time.Second); code != exitInterrupted {
 		t.Errorf("exit %d after SIGINT, want %d", code, exitInterrupted)
@@ -314,7 +314,8 @@ func TestStandInSeveralGPUs(t *testing.T) {
 }
 
 // The CPU next to a stand-in GPU takes batches only where it helps: the
-// count is exact and no slower than on the GPU alone.
+// count is exact and no slower than on the GPU alone (a tenth of a second
+// of slack for a machine shared with other work).
 func TestStandInCPUBeside(t *testing.T) {
 	env := []string{"FAKECUDA_NODE_NS=100000"} // 0.1 ms a node and thread
 	_, gpuAlone := jsonCount(t, env, "-n", "16", "-device", "0")
@@ -323,7 +324,7 @@ func TestStandInCPUBeside(t *testing.T) {
 	if !strings.Contains(r.out.String(), `"total":14772512`) || !strings.Contains(r.out.String(), `"backend":"gpu+cpu"`) {
 		t.Errorf("-device 0,cpu: stdout %q, want N=16's Total on the GPU and the CPU", r.out.String())
 	}
-	if both > 1.05*gpuAlone+0.2 {
+	if both > gpuAlone+0.1 {
 		t.Errorf("-device 0,cpu took %.2f s, -device 0 %.2f s: want no longer", both, gpuAlone)
 	}
 }
