@@ -15,20 +15,16 @@ import (
 // How a solve runs on the GPU:
 //
 //   - A producer enumerates the tasks on the CPU in numbered batches (the
-//     same numbering as the CPU backend), drops those sel rejects, and
-//     packs the rest into launch groups of the size the launchPlanner
-//     gives (launchplan.go); eightfold tasks on every core, the first
-//     groups small so that the GPU starts at once (groups.go,
+//     CPU backend's numbering), drops those sel rejects, and packs the rest
+//     into launch groups of the launchPlanner's size (launchplan.go):
+//     eightfold tasks on every core, the first groups small (groups.go,
 //     parallel.go).
-//   - The context's thread (consume) takes the groups in turn and
-//     goes round slots (three launches in flight), each with pinned host
-//     buffers, device buffers, its own stream and its own device
-//     counters, so that enumeration, transfers and kernels overlap, and
-//     the host copies a group while the GPU has two queued.
-//   - After each launch the host reads back a few 64-bit counters (the
-//     kernels reduce them on the device) and reports them with the
-//     launch's batch indexes to done. Launches last at most about a second
-//     (the planner's bound), so that is how often work is reported.
+//   - The context's thread (consume) goes round inFlight slots, each with
+//     pinned host buffers, device buffers, a stream and device counters,
+//     so that enumeration, copies and kernels overlap.
+//   - Each launch ends with a read-back of a few 64-bit counters (the
+//     kernels reduce them on the device), reported with its batches to
+//     done as soon as it ends: about every second at most (the bound).
 
 const (
 	// outBytes is a slot's device results: four 64-bit counters (C2, C4,

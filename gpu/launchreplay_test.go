@@ -16,43 +16,20 @@ import (
 
 var replaySMs = flag.Int("replay.sms", 2, "TestLaunchPlanReplay: the SMs of the modelled GPU (132: a whole H100, minutes)")
 
-// The replay model of the launch loop (consume and produce) on one GPU:
-//
-//   - The GPU has sms SMs, each holding blocksPerSM blocks of threads
-//     threads of the kernel (its registers and shared memory decide, as the
-//     driver's occupancy calculation does); resident = sms × blocksPerSM ×
-//     threads.
-//   - A launch of n tasks runs min(ceil(n/threads), sms × blocksPerSM)
-//     blocks (a fetching kernel's grid). Each thread takes the launch's
-//     next task from its counter when it has finished the one before, and
-//     stops when none is left; a block leaves its SM when all its threads
-//     have stopped, and its place goes to the next block waiting, of this
-//     launch or, once all of this launch's blocks have started, of the
-//     next launch queued (streams: launches k and k+1 overlap).
-//   - The host keeps F launches queued (replayHost.inFlight; 2 before
-//     inFlight): it waits for launch k to end, reports it to the sizing
-//     rule (observe: its tasks, the time since the launch before it ended)
-//     and queues launch k+F at once (the host's own time, microseconds a
-//     launch, is left out).
-//   - The producer packs groups ahead of the launches (a channel of two and
-//     the group it builds): group k is sized when launch k-3 is queued, by
-//     the rule's state at that time.
-//   - Task costs are drawn independently from a task list's recorded
-//     distribution (gpu/testdata/taskcosts.tsv), in seconds of one thread:
-//     nodes × the seconds a thread takes per node, resident threads ÷ the
-//     GPU's node rate by the speed model (modelRate). The real list's
-//     order (tasks of one border together) is not kept.
-//   - The first three groups take the rule's first size (the real
-//     producer packs them to firstGroupTasks, which is that or more, up to
-//     the slot, until consume knows the resident threads).
-//
-// To stay fast the model GPU is a slice of an H100: sms SMs (flag
-// -replay.sms, default 2) of the H100's 132, with every count of tasks
-// (the task list, the slot capacity, the old rule's constants) scaled by
-// sms/132, so that tasks per thread, per launch and per run are the
-// H100's; and where a run is long, only its first windowTasks tasks per
-// resident thread are replayed (the tails of later launches are like those
-// of the first).
+// The replay model of the launch loop (consume and produce) on one GPU, a
+// slice of an H100 (docs/performance.md, "The replay", says it whole):
+// sms SMs (-replay.sms, default 2) of resident blocks by the occupancy
+// rules; a launch's grid of at most the resident blocks, whose threads
+// take its tasks from a counter, a block leaving when its threads are
+// done and its place going to the next block queued, of this launch or
+// the next; the host queueing launch k+F when launch k ends (F:
+// replayHost.inFlight) and reporting it to the sizing rule; the producer
+// sizing group k when launch k-3 is queued, at replayHost's pace; task
+// costs drawn from a list's recorded distribution (taskcosts.tsv) times
+// one thread's seconds a node by the speed model, split tasks
+// levelGrowth times shorter a level. Every count of tasks is scaled by
+// sms/132, so that tasks per thread and per launch are the H100's; long
+// runs are replayed in windows (windowLaunches, windowTasks).
 
 // gpuSlice is the modelled GPU.
 type gpuSlice struct {
@@ -222,179 +199,209 @@ func replay(g gpuSlice, total int, cost func() float64, s sizer) replayStats {
 // it, and takes its tasks ÷ rate seconds; its launch starts no block
 // before that.
 func replayProducing(g gpuSlice, total int, cost func() float64, s sizer, prod replayHost) replayStats {
-	type launch struct {
-		size, taken     int
-		levels          int
-		scale           float64 // the split's: each task is 1/scale of a listed one
-		ready           float64 // when the producer had packed it
-		blocks, started int
-		running         int // blocks started and not yet done
-		queued, ended   bool
-		startTime       float64
-		endTime         float64
-	}
-	var st replayStats
-	depth := prod.inFlight
-	if depth <= 0 {
-		depth = 2
-	}
-	slots := g.sms * g.blocksPerSM
-	var launches []*launch
-	sizes := map[int]int{}
-	levels := map[int]int{}
-	ready := map[int]float64{}
-	remaining := float64(total) // listed tasks
-	now := 0.0
-	packed := 0.0              // when the producer finishes the group it packs
-	sizeGroup := func(k int) { // the producer packs group k
-		n, l := s.next()
-		if prod.ramp != nil {
-			n = min(n, prod.ramp(k))
-		}
-		scale := splitScale(prod.levels, l)
-		n = int(min(float64(n), math.Ceil(remaining*scale)))
-		if remaining -= float64(n) / scale; remaining < 0.5 {
-			remaining = 0
-		} else if prod.maxLaunches > 0 && k+1 >= prod.maxLaunches {
-			remaining, st.cut = 0, true
-		}
-		sizes[k], levels[k] = n, l
-		if prod.rate > 0 {
-			packed = max(packed, now) + float64(n)/prod.rate
-		}
-		ready[k] = packed
-	}
-	// blockOf[thread slot] is the launch of the block in that SM place.
-	threadLaunch := make([]int32, slots*g.threads)
-	blockLeft := make([]int, slots) // threads of the place's block still working
-	freePlaces := make([]int, 0, slots)
-	for i := slots - 1; i >= 0; i-- {
-		freePlaces = append(freePlaces, i)
-	}
-	var h eventHeap
-	nextStart := 0 // the first launch with blocks not yet started
-	// take gives thread th of launch k its next task, or reports none.
-	take := func(th int, k int) bool {
-		l := launches[k]
-		if l.taken == l.size {
-			return false
-		}
-		l.taken++
-		c := cost() / l.scale
-		st.work += c
-		h.push(simEvent{now + c, int32(th)})
-		return true
-	}
-	var endBlock func(place int)
-	startBlocks := func() {
-		for len(freePlaces) > 0 && nextStart < len(launches) {
-			l := launches[nextStart]
-			if !l.queued || l.ready > now {
-				return
-			}
-			if l.started == l.blocks {
-				nextStart++
-				continue
-			}
-			place := freePlaces[len(freePlaces)-1]
-			freePlaces = freePlaces[:len(freePlaces)-1]
-			if l.started == 0 {
-				l.startTime = now
-			}
-			l.started++
-			l.running++
-			blockLeft[place] = 0
-			for i := 0; i < g.threads; i++ {
-				th := place*g.threads + i
-				threadLaunch[th] = int32(nextStart)
-				if take(th, nextStart) {
-					blockLeft[place]++
-				}
-			}
-			if blockLeft[place] == 0 {
-				endBlock(place)
-			}
-		}
-	}
-	lastEnd := 0.0
-	hostNext := 0 // the launch the host waits for
-	queue := func(k int) {
-		if _, ok := sizes[k]; !ok {
-			sizeGroup(k)
-		}
-		if sizes[k] == 0 {
-			return
-		}
-		n := sizes[k]
-		for len(launches) <= k {
-			launches = append(launches, nil)
-		}
-		launches[k] = &launch{size: n, levels: levels[k], scale: splitScale(prod.levels, levels[k]), ready: ready[k],
-			blocks: min((n+g.threads-1)/g.threads, slots), queued: true}
-		if ready[k] > now {
-			h.push(simEvent{ready[k], -1}) // its blocks may start then
-		}
-		st.sizes = append(st.sizes, n)
-		// The producer packs group k+3 now.
-		if remaining > 0 {
-			sizeGroup(k + 3)
-		}
-	}
-	endBlock = func(place int) {
-		k := int(threadLaunch[place*g.threads])
-		l := launches[k]
-		l.running--
-		freePlaces = append(freePlaces, place)
-		if l.running == 0 && l.started == l.blocks {
-			l.ended, l.endTime = true, now
-			// The host finishes launches in order and queues the next.
-			for hostNext < len(launches) && launches[hostNext] != nil && launches[hostNext].ended {
-				d := launches[hostNext]
-				s.observe(d.size, d.levels, time.Duration((d.endTime-max(lastEnd, d.ready))*1e9))
-				lastEnd = d.endTime
-				hostNext++
-				queue(hostNext + depth - 1)
-			}
-		}
-	}
+	r := newReplayRun(g, total, cost, s, prod)
 	// Groups 0, 1 and 2 are packed before any launch ends.
-	sizeGroup(0)
-	sizeGroup(1)
-	sizeGroup(2)
-	for k := 0; k < depth; k++ {
-		queue(k)
+	r.sizeGroup(0)
+	r.sizeGroup(1)
+	r.sizeGroup(2)
+	for k := 0; k < r.depth; k++ {
+		r.queue(k)
 	}
-	startBlocks()
-	for len(h) > 0 {
-		e := h.pop()
-		now = e.t
+	r.startBlocks()
+	for len(r.h) > 0 {
+		e := r.h.pop()
+		r.now = e.t
 		if e.thread < 0 { // a group packed: its launch may start
-			startBlocks()
+			r.startBlocks()
 			continue
 		}
 		th := int(e.thread)
 		place := th / g.threads
-		if !take(th, int(threadLaunch[th])) {
-			blockLeft[place]--
-			if blockLeft[place] == 0 {
-				endBlock(place)
+		if !r.take(th, int(r.threadLaunch[th])) {
+			r.blockLeft[place]--
+			if r.blockLeft[place] == 0 {
+				r.endBlock(place)
 			}
 		}
-		startBlocks()
+		r.startBlocks()
 	}
-	st.wall = now
+	return r.stats()
+}
+
+// replayLaunch is one launch of a replay.
+type replayLaunch struct {
+	size, taken     int
+	levels          int
+	scale           float64 // the split's: each task is 1/scale of a listed one
+	ready           float64 // when the producer had packed it
+	blocks, started int
+	running         int // blocks started and not yet done
+	queued, ended   bool
+	startTime       float64
+	endTime         float64
+}
+
+// replayRun is the state of one replay (replayProducing).
+type replayRun struct {
+	g             gpuSlice
+	cost          func() float64
+	s             sizer
+	prod          replayHost
+	st            replayStats
+	depth, slots  int
+	launches      []*replayLaunch
+	sizes, levels map[int]int
+	ready         map[int]float64
+	remaining     float64 // listed tasks not yet in a group
+	now, packed   float64 // the clock; when the producer finishes the group it packs
+	threadLaunch  []int32 // the launch of each thread place's block
+	blockLeft     []int   // threads of each place's block still working
+	freePlaces    []int
+	h             eventHeap
+	nextStart     int // the first launch with blocks not yet started
+	hostNext      int // the launch the host waits for
+	lastEnd       float64
+}
+
+func newReplayRun(g gpuSlice, total int, cost func() float64, s sizer, prod replayHost) *replayRun {
+	r := &replayRun{g: g, cost: cost, s: s, prod: prod, depth: prod.inFlight, slots: g.sms * g.blocksPerSM,
+		sizes: map[int]int{}, levels: map[int]int{}, ready: map[int]float64{}, remaining: float64(total)}
+	if r.depth <= 0 {
+		r.depth = 2
+	}
+	r.threadLaunch = make([]int32, r.slots*g.threads)
+	r.blockLeft = make([]int, r.slots)
+	for i := r.slots - 1; i >= 0; i-- {
+		r.freePlaces = append(r.freePlaces, i)
+	}
+	return r
+}
+
+// sizeGroup is the producer packing group k.
+func (r *replayRun) sizeGroup(k int) {
+	n, l := r.s.next()
+	if r.prod.ramp != nil {
+		n = min(n, r.prod.ramp(k))
+	}
+	scale := splitScale(r.prod.levels, l)
+	n = int(min(float64(n), math.Ceil(r.remaining*scale)))
+	if r.remaining -= float64(n) / scale; r.remaining < 0.5 {
+		r.remaining = 0
+	} else if r.prod.maxLaunches > 0 && k+1 >= r.prod.maxLaunches {
+		r.remaining, r.st.cut = 0, true
+	}
+	r.sizes[k], r.levels[k] = n, l
+	if r.prod.rate > 0 {
+		r.packed = max(r.packed, r.now) + float64(n)/r.prod.rate
+	}
+	r.ready[k] = r.packed
+}
+
+// take gives thread th of launch k its next task, or reports none.
+func (r *replayRun) take(th, k int) bool {
+	l := r.launches[k]
+	if l.taken == l.size {
+		return false
+	}
+	l.taken++
+	c := r.cost() / l.scale
+	r.st.work += c
+	r.h.push(simEvent{r.now + c, int32(th)})
+	return true
+}
+
+// startBlocks starts the blocks of the launches queued and packed in the
+// free places, in order.
+func (r *replayRun) startBlocks() {
+	for len(r.freePlaces) > 0 && r.nextStart < len(r.launches) {
+		l := r.launches[r.nextStart]
+		if !l.queued || l.ready > r.now {
+			return
+		}
+		if l.started == l.blocks {
+			r.nextStart++
+			continue
+		}
+		place := r.freePlaces[len(r.freePlaces)-1]
+		r.freePlaces = r.freePlaces[:len(r.freePlaces)-1]
+		if l.started == 0 {
+			l.startTime = r.now
+		}
+		l.started++
+		l.running++
+		r.blockLeft[place] = 0
+		for i := 0; i < r.g.threads; i++ {
+			th := place*r.g.threads + i
+			r.threadLaunch[th] = int32(r.nextStart)
+			if r.take(th, r.nextStart) {
+				r.blockLeft[place]++
+			}
+		}
+		if r.blockLeft[place] == 0 {
+			r.endBlock(place)
+		}
+	}
+}
+
+// queue is the host queueing launch k (and the producer sizing group
+// k+3).
+func (r *replayRun) queue(k int) {
+	if _, ok := r.sizes[k]; !ok {
+		r.sizeGroup(k)
+	}
+	n := r.sizes[k]
+	if n == 0 {
+		return
+	}
+	for len(r.launches) <= k {
+		r.launches = append(r.launches, nil)
+	}
+	r.launches[k] = &replayLaunch{size: n, levels: r.levels[k], scale: splitScale(r.prod.levels, r.levels[k]), ready: r.ready[k],
+		blocks: min((n+r.g.threads-1)/r.g.threads, r.slots), queued: true}
+	if r.ready[k] > r.now {
+		r.h.push(simEvent{r.ready[k], -1}) // its blocks may start then
+	}
+	r.st.sizes = append(r.st.sizes, n)
+	if r.remaining > 0 {
+		r.sizeGroup(k + 3)
+	}
+}
+
+// endBlock frees the block in place; at its launch's last, the host
+// reports the launches that have ended, in order, and queues the next.
+func (r *replayRun) endBlock(place int) {
+	l := r.launches[int(r.threadLaunch[place*r.g.threads])]
+	l.running--
+	r.freePlaces = append(r.freePlaces, place)
+	if l.running > 0 || l.started < l.blocks {
+		return
+	}
+	l.ended, l.endTime = true, r.now
+	for r.hostNext < len(r.launches) && r.launches[r.hostNext] != nil && r.launches[r.hostNext].ended {
+		d := r.launches[r.hostNext]
+		r.s.observe(d.size, d.levels, time.Duration((d.endTime-max(r.lastEnd, d.ready))*1e9))
+		r.lastEnd = d.endTime
+		r.hostNext++
+		r.queue(r.hostNext + r.depth - 1)
+	}
+}
+
+// stats is what the replay measured.
+func (r *replayRun) stats() replayStats {
+	st := r.st
+	st.wall = r.now
 	st.launches = len(st.sizes)
 	st.minPerThread = math.Inf(1) // none but the last
 	for _, n := range st.sizes[:len(st.sizes)-1] {
-		st.minPerThread = min(st.minPerThread, float64(n)/float64(g.resident()))
+		st.minPerThread = min(st.minPerThread, float64(n)/float64(r.g.resident()))
 	}
 	var times []float64
-	for _, l := range launches[:max(1, len(launches)-1)] {
+	for _, l := range r.launches[:max(1, len(r.launches)-1)] {
 		times = append(times, l.endTime-l.startTime)
 	}
 	slices.Sort(times)
 	st.launchSeconds = times[len(times)/2]
-	st.levels = launches[len(launches)/2].levels
+	st.levels = r.launches[len(r.launches)/2].levels
 	return st
 }
 
