@@ -56,6 +56,7 @@ type solve struct {
 	capTasks    int         // the most tasks of one launch
 	fn          cu.Function // the kernel
 	resident    int         // blocks the GPU keeps resident, for a fetching kernel's grid
+	firstTasks  int         // the first group's tasks (producer.firstTasks)
 	planner     *launchPlanner
 	plan        *groupPlan // the planner's next group, for the producer
 }
@@ -147,6 +148,7 @@ func (s *solve) prepare() {
 		s.planner.splits(levels, deepest, s.spec.Batch)
 	}
 	s.plan = newGroupPlan(s.planner.next())
+	s.firstTasks = min(s.planner.floor(), s.resident*s.threads*firstTasksPerThread)
 }
 
 // kernelName is the PTX entry that s runs.
@@ -166,8 +168,7 @@ func (s *solve) run(ctx context.Context) (uint64, error) {
 	prodErr := make(chan error, 1)
 	go func() {
 		defer close(groups)
-		p := producer{spec: s.spec, capTasks: s.capTasks, plan: s.plan, sel: s.sel,
-			firstTasks: min(s.planner.floor(), s.resident*s.threads*firstTasksPerThread)}
+		p := producer{spec: s.spec, capTasks: s.capTasks, plan: s.plan, sel: s.sel, firstTasks: s.firstTasks}
 		prodErr <- p.run(pctx, groups)
 	}()
 	c := consumer{solve: s}
@@ -222,6 +223,7 @@ type consumer struct {
 	*solve
 	slots    [inFlight]slot
 	order    []*slot // the slots in flight, oldest first
+	pending  *group  // the rest of a group split (split), launched next
 	nodes    uint64
 	lastEnd  time.Time
 	launches int
@@ -242,16 +244,21 @@ func (c *consumer) consume(ctx context.Context, groups <-chan *group) error {
 	defer c.release()
 	wake := time.NewTimer(pollMax)
 	defer wake.Stop()
-	for d := pollMin; groups != nil || len(c.order) > 0; {
+	for d := pollMin; groups != nil || len(c.order) > 0 || c.pending != nil; {
 		if err := c.reportEnded(); err != nil {
 			return err
 		}
 		if ctx.Err() != nil {
 			return c.drain(ctx)
 		}
+		free := len(c.order) < len(c.slots)
+		if free && c.pending != nil {
+			c.launch(c.split(c.pending))
+			continue
+		}
 		var in <-chan *group
-		if len(c.order) < len(c.slots) {
-			in = groups // a slot is free
+		if free {
+			in = groups
 		}
 		wake.Reset(d)
 		select {
@@ -260,13 +267,33 @@ func (c *consumer) consume(ctx context.Context, groups <-chan *group) error {
 				groups = nil
 				continue
 			}
-			c.launch(g)
+			c.launch(c.split(g))
 			d = pollMin
 		case <-wake.C:
 			d = min(2*d, pollMax)
 		}
 	}
 	return ctx.Err()
+}
+
+// split returns the part of g to launch now, the rest kept in pending for
+// the next launch: g, or its first parts up to the batches the planner's
+// bound allows (a group packed before a launch had ended, on a slow GPU).
+func (c *consumer) split(g *group) *group {
+	c.pending = nil
+	most := c.planner.maxBatches()
+	if most <= 0 || g.nbatches <= most || len(g.parts) < 2 {
+		return g
+	}
+	head := &group{packed: g.packed}
+	for len(g.parts) > 1 && (head.nbatches == 0 || head.nbatches+len(g.parts[0].batches) <= most) {
+		p := g.parts[0]
+		head.parts, g.parts = append(head.parts, p), g.parts[1:]
+		head.count, head.nbatches = head.count+p.count, head.nbatches+len(p.batches)
+		g.count, g.nbatches = g.count-p.count, g.nbatches-len(p.batches)
+	}
+	c.pending = g
+	return head
 }
 
 // launch queues g on a free slot.

@@ -35,7 +35,7 @@ type part struct {
 type group struct {
 	parts    []*part
 	count    int
-	nbatches int       // the parts' batches (eightfold: the assembler's count)
+	nbatches int       // the parts' batches
 	packed   time.Time // when the producer handed it over (for Tuning.Trace)
 }
 
@@ -44,6 +44,7 @@ func groupOf(ps ...*part) *group {
 	g := &group{parts: ps}
 	for _, p := range ps {
 		g.count += p.count
+		g.nbatches += len(p.batches)
 	}
 	return g
 }
@@ -98,11 +99,10 @@ func (gp *groupPlan) observed() { gp.once.Do(func() { close(gp.seen) }) }
 
 // producer enumerates the tasks of a solve's spec and packs the batches
 // sel selects into launch groups of about the plan's tasks (read as each
-// group fills) and at most capTasks. The first groups are smaller
-// (firstTasks, and doubling from there once a launch has ended, up to the
-// plan's), so that the GPU starts as soon as a few tasks are packed, no
-// launch sized blind runs long, and each group is packed while the GPU
-// runs the one before. Eightfold tasks are
+// group fills) and at most capTasks. The groups it packs before a launch
+// has ended, at most inFlight, are small (firstTasks): so the GPU starts
+// as soon as a few tasks are packed, and a slow GPU's first launches are
+// short and claim few batches (another GPU takes the rest). Eightfold tasks are
 // listed and packed by workers goroutines at once (parallel.go); the
 // others by one.
 type producer struct {
@@ -117,27 +117,31 @@ type producer struct {
 	perBatch atomic.Uint64 // tasks per batch, lately, at the default levels (a float64's bits)
 }
 
-// firstTasksPerThread is the tasks per resident thread of a solve's first
-// launch group (its tasks short: launchPlanner.startLevels), so that the
-// GPU starts after a millisecond or two of packing on a GPU host, and the
-// host packs the next while it runs. A longer ramp costs more in the
-// tails of its small launches than it saves (the replay,
+// firstTasksPerThread is the tasks per resident thread of the groups a
+// solve packs before a launch has ended (their tasks short:
+// launchPlanner.startLevels): the GPU starts after a millisecond or two of
+// packing on a GPU host. Small launches cost in their tails (the replay,
 // TestLaunchReplayProducer, docs/performance.md).
 const firstTasksPerThread = 4
 
 // target is the tasks of the group being packed.
 func (p *producer) target() int {
 	t := int(min(p.plan.tasks.Load(), int64(p.capTasks)))
-	if p.firstTasks > 0 {
-		t = min(t, p.firstTasks<<rampShift(p.groups.Load()))
+	if p.firstTasks > 0 && !p.seen() {
+		t = min(t, p.firstTasks)
 	}
 	return max(1, t)
 }
 
-// rampShift is how many times group k of a solve doubles firstTasks: the
-// inFlight groups sized before a launch has ended (begin) not at all,
-// each one after once more than the one before.
-func rampShift[T ~int | ~int64](k T) T { return min(max(0, k-inFlight+1), 30) }
+// seen reports whether a launch has ended (groupPlan.observed).
+func (p *producer) seen() bool {
+	select {
+	case <-p.plan.seen:
+		return true
+	default:
+		return p.plan.seen == nil
+	}
+}
 
 // rowWords is the row words of one task of spec: the placed rows of a
 // partial board, the n rows of a frame, none for an eightfold task.
@@ -237,6 +241,7 @@ func (a *assembler) batch(ctx context.Context, count int, fill func(*part)) erro
 	pt.batches = append(pt.batches, i)
 	pt.count += count
 	a.g.count += count
+	a.g.nbatches++
 	fill(pt)
 	if a.g.count >= a.p.target() {
 		return a.flush(ctx)

@@ -48,8 +48,9 @@ type sizer interface {
 
 // plannerSizer is the launch planner as a sizer, on a task list whose
 // batches hold batch tasks at its default levels and levelGrowth times
-// more per level of split; with first, the producer's first groups
-// (first, doubling up to the planner's).
+// more per level of split; with first, the producer's groups sized
+// before a launch has ended (inFlight of them: the producer then waits for
+// the end of one, which the replay leaves out).
 type plannerSizer struct {
 	p      *launchPlanner
 	batch  int
@@ -59,8 +60,8 @@ type plannerSizer struct {
 
 func (a *plannerSizer) next() (int, int) {
 	n, l := a.p.next()
-	if a.first > 0 {
-		n = min(n, a.first<<rampShift(a.groups))
+	if a.first > 0 && a.groups < inFlight {
+		n = min(n, a.first)
 	}
 	a.groups++
 	return n, l
@@ -642,8 +643,8 @@ func (o *oldHost) observe(n, _ int, d time.Duration) { o.p.observe(launchOf(n, m
 
 // TestLaunchReplayProducer replays the eightfold counts of N=18 to 22 with
 // the host's packing taking its time, as the producer runs now (its
-// first group firstTasksPerThread tasks a resident thread, doubling up to
-// the planner's, bound and split; from N=21 the
+// groups sized before a launch has ended firstTasksPerThread tasks a
+// resident thread, then the planner's, bound and split; from N=21 the
 // first windowLaunches launches)
 // at the VM's pace and at the H100 host's (producerRate16), and as it ran
 // before (one group of up to a slot first, at oldProducerRate), each

@@ -78,9 +78,12 @@ func (p *producer) dispatch(ctx context.Context, l *tasks.EightfoldList, workers
 	total := l.Batches(p.spec.Batch)
 	for first := 0; first < total; {
 		levels := p.levels()
-		k := float64(min(chunkTasks, p.target()/(2*workers))) / p.tasksPerBatch(levels)
+		k := max(1, int(float64(min(chunkTasks, p.target()/(2*workers)))/p.tasksPerBatch(levels)))
+		if most := int(p.plan.batches.Load()); most > 0 {
+			k = min(k, most) // a part fits in a launch of the bound
+		}
 		c := &chunk{first: first, levels: levels, done: make(chan struct{})}
-		c.last = min(total, first+max(1, int(k)))
+		c.last = min(total, first+k)
 		first = c.last
 		for _, ch := range []chan<- *chunk{order, jobs} {
 			select {

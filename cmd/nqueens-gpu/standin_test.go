@@ -317,7 +317,7 @@ func TestStandInSeveralGPUs(t *testing.T) {
 // count is exact and no slower than on the GPU alone (a tenth of a second
 // of slack for a machine shared with other work).
 func TestStandInCPUBeside(t *testing.T) {
-	env := []string{"FAKECUDA_NODE_NS=100000"} // 0.1 ms a node and thread
+	env := []string{"FAKECUDA_NODE_NS=200000"} // 0.2 ms a node and thread
 	_, gpuAlone := jsonCount(t, env, "-n", "16", "-device", "0")
 	r, both := jsonCount(t, env, "-n", "16", "-device", "0,cpu")
 	t.Logf("GPU %.2f s, GPU and CPU %.2f s", gpuAlone, both)
