@@ -318,22 +318,32 @@ func findOrbits(ctx context.Context, n int) ([]Border, error) {
 	if n < orientMinN {
 		return out, nil
 	}
+	onCores(ctx, len(out), func() func(int) {
+		return func(i int) { out[i] = orient(n, out[i]) }
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// onCores runs the items 0 to n-1 on GOMAXPROCS goroutines, each running
+// the function its call of worker returns (its own state), until they are
+// through or ctx is cancelled.
+func onCores(ctx context.Context, n int, worker func() func(i int)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := runtime.GOMAXPROCS(0); w > 0; w-- {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < len(out) && ctx.Err() == nil; i = int(next.Add(1) - 1) {
-				out[i] = orient(n, out[i])
+			do := worker()
+			for i := int(next.Add(1) - 1); i < n && ctx.Err() == nil; i = int(next.Add(1) - 1) {
+				do(i)
 			}
 		}()
 	}
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // borderPlan is how the search of a border's tasks runs.

@@ -2,10 +2,8 @@ package tasks
 
 import (
 	"context"
-	"runtime"
 	"sort"
 	"sync"
-	"sync/atomic"
 )
 
 // EightfoldList is the eightfold task list of one N and split with the
@@ -68,29 +66,22 @@ func PrepareEightfold(ctx context.Context, n, split int) error {
 	return err
 }
 
-// makeEightfoldList finds the borders and counts each one's tasks, the
-// borders shared out among GOMAXPROCS goroutines.
+// makeEightfoldList finds the borders and counts each one's tasks, on
+// every core.
 func makeEightfoldList(ctx context.Context, n, split int) (*EightfoldList, error) {
 	borders, err := eightfoldBorders(ctx, n, split)
 	if err != nil {
 		return nil, err
 	}
 	counts := make([]int64, len(borders))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := runtime.GOMAXPROCS(0); w > 0; w-- {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			e := newEfEnum(n, split, 1, false, nil)
-			for k := int(next.Add(1) - 1); k < len(borders) && ctx.Err() == nil; k = int(next.Add(1) - 1) {
-				e.skip = 1 << 62 // pass over every task: count them
-				e.border(borders[k])
-				counts[k] = 1<<62 - e.skip
-			}
-		}()
-	}
-	wg.Wait()
+	onCores(ctx, len(borders), func() func(int) {
+		e := newEfEnum(n, split, 1, false, nil)
+		return func(k int) {
+			e.skip = 1 << 62 // pass over every task: count them
+			e.border(borders[k])
+			counts[k] = 1<<62 - e.skip
+		}
+	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
