@@ -8,9 +8,8 @@ import (
 	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
-	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
-	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
 
 // processStart is about when the program started: the times of -gpu-trace's
@@ -32,7 +31,7 @@ type taskLists struct {
 
 // prepareLists starts the list of lo, if opt's counts are eightfold.
 func prepareLists(ctx context.Context, opt CountOptions, h Hooks) *taskLists {
-	if plan.Algo(opt.Algo) != nq.Eightfold {
+	if device.GuessSpec(opt.Lo, opt.Algo, 0).Algo != nq.Eightfold {
 		return nil
 	}
 	l := &taskLists{split: opt.Depth, prepare: h.PrepareList, ready: map[int]chan struct{}{}}
@@ -52,10 +51,7 @@ func (l *taskLists) start(ctx context.Context, n int) {
 	}
 	done := make(chan struct{})
 	l.ready[n] = done
-	split := l.split
-	if split == 0 {
-		split = tasks.DefaultSplit(n)
-	}
+	split := device.GuessSpec(n, nq.Eightfold, l.split).Depth
 	go func() {
 		defer close(done)
 		l.prepare(ctx, n, split) // an error shows when the count lists its tasks

@@ -456,11 +456,23 @@ func (d *Devices) Spec(n int, algo nq.Algo, depth int) nq.Spec {
 	if algo == "" {
 		algo = d.Algo
 	}
-	s := nq.Spec{N: n, Algo: algo, Depth: depth}
+	var sms []int
 	for _, g := range d.GPUs {
-		s.SMs = append(s.SMs, g.SMs)
+		sms = append(sms, g.SMs)
 	}
-	return plan.Normalize(s)
+	return normalize(nq.Spec{N: n, Algo: algo, Depth: depth, SMs: sms})
+}
+
+// normalize is plan.Normalize: every spec of a count is set up here.
+func normalize(s nq.Spec) nq.Spec { return plan.Normalize(s) }
+
+// GuessSpec is the spec of a count of n with algo ("": the default) at
+// depth before the devices are open: a count's on the CPU (plan.Normalize
+// without GPUs). The program prepares the count's task list from it while
+// the devices open; for the N whose lists take time (N=17 on) the GPUs'
+// spec lists the same tasks.
+func GuessSpec(n int, algo nq.Algo, depth int) nq.Spec {
+	return normalize(nq.Spec{N: n, Algo: algo, Depth: depth})
 }
 
 // Job is the configuration of a job that counts spec on every device:
