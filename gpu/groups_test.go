@@ -204,3 +204,42 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
+
+// The producer sends eightfold tasks of at most the default levels
+// (efLevels) at the planner's first levels, also where those are fewer
+// than 2 (N=5): so a count's tasks, and the nodes the _nodes kernels
+// count, are those of the spec however the planner splits.
+func TestProduceFirstLevels(t *testing.T) {
+	for n := 5; n <= 9; n++ {
+		split := tasks.DefaultSplit(n)
+		def := efLevels(n, split)
+		plan := newGroupPlan(newLaunchPlanner(64, 1<<20, 0).splits(def, def, 4).next())
+		plan.observed()
+		p := producer{spec: nq.Spec{N: n, Algo: nq.Eightfold, Depth: split, Batch: 4}, capTasks: 1 << 20, plan: plan}
+		out := make(chan *group, 1<<12)
+		if err := p.run(context.Background(), out); err != nil {
+			t.Fatal(err)
+		}
+		close(out)
+		want := 0
+		err := tasks.EnumerateEightfold(n, split, 4, func(e *tasks.Eightfold) error {
+			want += efSplit(e, n, split, &tasks.Eightfold{}).Len()
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := 0
+		for g := range out {
+			for _, m := range g.flat().meta {
+				if int(m&0xff) > max(def, 1) {
+					t.Fatalf("N=%d: a task of %d levels, more than %d", n, m&0xff, def)
+				}
+			}
+			got += g.count
+		}
+		if got != want {
+			t.Errorf("N=%d: %d tasks sent, efSplit makes %d", n, got, want)
+		}
+	}
+}

@@ -80,9 +80,10 @@ func newLaunchPlanner(residentThreads, capTasks int, target time.Duration) *laun
 }
 
 // splits makes p split eightfold tasks of at most levels levels, to as
-// few as minLevels, packed in batches of batch tasks.
+// few as minLevels (at least 2, or levels if fewer), packed in batches of
+// batch tasks.
 func (p *launchPlanner) splits(levels, minLevels, batch int) *launchPlanner {
-	p.levels, p.minLevels, p.batch = levels, max(2, min(minLevels, levels)), max(1, batch)
+	p.levels, p.minLevels, p.batch = levels, min(levels, max(2, minLevels)), max(1, batch)
 	return p
 }
 

@@ -56,8 +56,10 @@ func TestLaunchPlannerSplits(t *testing.T) {
 	if tasks, levels := p.next(); tasks != 128_000 || levels != maxStartLevels {
 		t.Errorf("first launch %d tasks at %d levels, want the floor, 128,000, at %d (short tasks while the speed is unknown)", tasks, levels, maxStartLevels)
 	}
-	if _, levels := newLaunchPlanner(1000, 1<<30, 0).splits(9, 2, 256).next(); levels != 9 {
-		t.Errorf("first launch of tasks of 9 levels split to %d, want 9", levels)
+	for _, l := range []int{1, 2, 9} {
+		if _, levels := newLaunchPlanner(1000, 1<<30, 0).splits(l, 2, 256).next(); levels != l {
+			t.Errorf("first launch of tasks of %d levels split to %d, want %d", l, levels, l)
+		}
 	}
 	// 20 ms a batch: the floor's 500 batches take 10 s at 15 levels,
 	// 1.7 s at 14 (6 times the tasks a batch), 0.28 s at 13.

@@ -107,11 +107,11 @@ func (p *producer) tasksPerBatch(levels int) float64 {
 }
 
 // levels is the most levels of the eightfold tasks to pack now: the
-// plan's, at most the default (efLevels), at least 2.
+// plan's, at most the default (efLevels).
 func (p *producer) levels() int {
 	def := efLevels(p.spec.N, p.spec.Depth)
 	if l := int(p.plan.levels.Load()); l > 0 {
-		return max(2, min(l, def))
+		return min(l, def)
 	}
 	return def
 }
