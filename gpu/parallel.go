@@ -35,6 +35,13 @@ func (p *producer) runEightfold(ctx context.Context, out chan<- *group) error {
 	if err != nil {
 		return err
 	}
+	if len(p.spec.SMs) <= 1 && l.Tasks() <= p.plan.tasks.Load() {
+		// The whole list is one launch of the planner's first size, on
+		// the one GPU that counts: no small launches before it, whose
+		// tails would cost more than the few milliseconds of packing
+		// they save. (Several GPUs share a list in small groups.)
+		p.firstTasks = 0
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	w := p.workerCount()
