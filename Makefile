@@ -195,7 +195,7 @@ ptx-check:
 test-cuda:
 	$(GO) vet -tags cuda ./...
 	$(GO) test -count=1 -tags cuda ./gpu/... ./kernels/...
-	$(GO) test -count=1 -tags cuda -run FakeDriver ./cmd/nqueens-gpu
+	$(GO) test -count=1 -tags cuda -run 'FakeDriver|StandIn' ./cmd/nqueens-gpu
 
 # bundle/ runs on a GPU host (glibc 2.34 or newer, NVIDIA driver R520 or
 # newer) without Go: ./bundle/run-gpu-checks.sh [LOGDIR], e.g.

@@ -4,6 +4,7 @@ package gpu
 
 import (
 	"fmt"
+	"time"
 )
 
 // OpenWith creates a context on GPU ordinal, loads the kernels and runs
@@ -14,9 +15,11 @@ func OpenWith(ordinal int, tune Tuning) (*Backend, error) {
 	if err := CheckTuning(tune.Threads, tune.LaunchTime); err != nil {
 		return nil, fmt.Errorf("gpu: %w", err)
 	}
+	start := time.Now()
 	if err := initDriver(); err != nil {
 		return nil, err
 	}
+	driver := time.Since(start)
 	if err := checkOrdinal(ordinal); err != nil {
 		return nil, err
 	}
@@ -27,6 +30,11 @@ func OpenWith(ordinal int, tune Tuning) (*Backend, error) {
 	ctx, err := newContext(ordinal)
 	if err != nil {
 		return nil, err
+	}
+	if tune.OpenTrace != nil {
+		t := ctx.opened
+		t.Device, t.Driver = ordinal, driver
+		tune.OpenTrace(t)
 	}
 	return &Backend{ctx: ctx, info: info, tune: tune}, nil
 }

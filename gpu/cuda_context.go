@@ -9,6 +9,7 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/mumax/3/cuda/cu"
 	"github.com/nqueens-gpu/nqueens-gpu/kernels"
@@ -39,6 +40,7 @@ type Context struct {
 	err   error // from destroying the context
 	// abandoned: a cancelled count left launches running (see abandon).
 	abandoned atomic.Bool
+	opened    OpenTrace // how long its steps took (Context, Module, SelfTest)
 }
 
 // loadedModule is an embedded PTX module; mod is 0 until one of its
@@ -75,12 +77,14 @@ func newContext(ordinal int) (*Context, error) {
 func (c *Context) serve(ready chan<- error) {
 	runtime.LockOSThread()
 	defer close(c.done)
+	start := time.Now()
 	err := guard(fmt.Sprintf("create a context on GPU %d", c.ordinal), func() {
 		var dev cu.Device
 		named("cuDeviceGet", func() { dev = cu.DeviceGet(c.ordinal) })
 		named("cuCtxCreate", func() { c.ctx = cu.CtxCreate(ctxSchedBlockingSync, dev) })
 		notNull("cuCtxCreate", c.ctx)
 	})
+	c.opened.Context = time.Since(start)
 	if err == nil {
 		err = guard(fmt.Sprintf("GPU %d", c.ordinal), func() {
 			c.listModules()

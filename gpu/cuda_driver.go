@@ -12,6 +12,7 @@ import "C"
 
 import (
 	"fmt"
+	"time"
 	"unsafe"
 
 	"github.com/mumax/3/cuda/cu"
@@ -128,7 +129,11 @@ const selfTestThreads = 32
 // *Error naming what failed.
 func (c *Context) selfTest() {
 	const op = "self-test launch of nq_eightfold"
+	start := time.Now()
 	f := c.Function("nq_eightfold")
+	c.opened.Module = time.Since(start)
+	start = time.Now()
+	defer func() { c.opened.SelfTest = time.Since(start) }()
 	var out cu.DevicePtr
 	named(op+": cuMemAlloc", func() { out = cu.MemAlloc(outBytes) })
 	notNull(op+": cuMemAlloc", out)

@@ -5,7 +5,6 @@ package gpu
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -15,17 +14,17 @@ import (
 
 // How a solve runs on the GPU:
 //
-//   - A producer goroutine enumerates the tasks on the CPU in numbered
-//     batches (the same numbering as the CPU backend), drops those sel
-//     rejects, and packs the rest into launch groups of the size the
-//     launchPlanner gives (launchplan.go).
-//   - The context's thread (consume) takes the groups in turn and
-//     alternates between two slots, each with pinned host buffers, device
-//     buffers, its own stream and its own device counters, so that
-//     enumeration, transfers and kernels overlap.
-//   - After each launch the host reads back a few 64-bit counters (the
-//     kernels reduce them on the device) and reports them with the
-//     launch's batch indexes to done.
+//   - A producer enumerates the tasks on the CPU in numbered batches (the
+//     CPU backend's numbering), drops those sel rejects, and packs the rest
+//     into launch groups of the launchPlanner's size (launchplan.go):
+//     eightfold tasks on every core, the first groups small (groups.go,
+//     parallel.go).
+//   - The context's thread (consume) goes round inFlight slots, each with
+//     pinned host buffers, device buffers, a stream and device counters,
+//     so that enumeration, copies and kernels overlap.
+//   - Each launch ends with a read-back of a few 64-bit counters (the
+//     kernels reduce them on the device), reported with its batches to
+//     done as soon as it ends: about every second at most (the bound).
 
 const (
 	// outBytes is a slot's device results: four 64-bit counters (C2, C4,
@@ -55,7 +54,11 @@ type solve struct {
 	shared      sharedShape // the kernel's static shared memory and the GPU's limit
 	perTask     int         // bytes of one task in a slot
 	capTasks    int         // the most tasks of one launch
-	groupTasks  atomic.Int64
+	fn          cu.Function // the kernel
+	resident    int         // blocks the GPU keeps resident, for a fetching kernel's grid
+	firstTasks  int         // the first group's tasks (producer.firstTasks)
+	planner     *launchPlanner
+	plan        *groupPlan // the planner's next group, for the producer
 }
 
 // solve counts the task batches of spec that sel selects, reports them to
@@ -99,7 +102,6 @@ func (b *Backend) newSolve(spec nq.Spec, sel func(int) bool, done func([]int, nq
 	if b.tune.MaxTasks > 0 {
 		s.capTasks = min(s.capTasks, b.tune.MaxTasks)
 	}
-	s.groupTasks.Store(int64(firstGroupTasks(b.info.SMs, s.capTasks)))
 	return s, nil
 }
 
@@ -116,15 +118,37 @@ func taskBytes(layout taskLayout, spec nq.Spec) int {
 
 // size chooses the block size and its shared memory (the stacks, for the
 // kernels that keep them there) from the kernel's own shared memory and
-// the GPU's limit; without a block size asked for, blocks shrink to fit.
-// It runs on the context's thread and panics with an *Error.
+// the GPU's limit (without a block size asked for, blocks shrink to fit),
+// and prepares the launches. It runs on the context's thread and panics
+// with an *Error.
 func (s *solve) size() {
-	s.shared = s.b.ctx.sharedShapeOf(s.b.ctx.Function(s.kernelName()))
+	s.fn = s.b.ctx.Function(s.kernelName())
+	s.shared = s.b.ctx.sharedShapeOf(s.fn)
 	var err error
 	s.threads, s.sharedBytes, err = fitShared(s.kernel.sharedBytes, s.spec.N, s.spec.Depth, s.b.tune.Threads, s.shared)
 	if err != nil {
 		panic(&Error{Op: "size the launches of " + s.kernelName(), Detail: err.Error()})
 	}
+	s.prepare()
+}
+
+// prepare allows the kernel's shared memory and makes the planner for the
+// blocks the GPU keeps resident: before the producer starts, so that its
+// first group is sized for this GPU. On the context's thread.
+func (s *solve) prepare() {
+	allowShared(s.fn, s.shared, s.sharedBytes)
+	s.resident = residentBlocks(s.fn, s.threads, s.sharedBytes, s.b.info.SMs)
+	s.planner = newLaunchPlanner(s.resident*s.threads, s.capTasks, s.target)
+	if s.spec.Algo == nq.Eightfold {
+		levels := efLevels(s.spec.N, s.spec.Depth)
+		deepest := 2
+		if s.nodes {
+			deepest = levels // the nodes a count reports are those of its spec's tasks
+		}
+		s.planner.splits(levels, deepest, s.spec.Batch)
+	}
+	s.plan = newGroupPlan(s.planner.next())
+	s.firstTasks = min(s.planner.floor(), s.resident*s.threads*firstTasksPerThread)
 }
 
 // kernelName is the PTX entry that s runs.
@@ -144,7 +168,7 @@ func (s *solve) run(ctx context.Context) (uint64, error) {
 	prodErr := make(chan error, 1)
 	go func() {
 		defer close(groups)
-		p := producer{spec: s.spec, capTasks: s.capTasks, target: &s.groupTasks, sel: s.sel}
+		p := producer{spec: s.spec, capTasks: s.capTasks, plan: s.plan, sel: s.sel, firstTasks: s.firstTasks}
 		prodErr <- p.run(pctx, groups)
 	}()
 	c := consumer{solve: s}
@@ -187,59 +211,139 @@ type slot struct {
 // its stream: a cancelled count notices within it.
 const pollMax = 10 * time.Millisecond
 
-// consumer launches a solve's groups on the context's thread, two slots
-// deep, and reads their results back.
+// stopGrace is how long a cancelled solve still waits for the launches in
+// flight, whose batches it then reports; it abandons those that take
+// longer. It is below the job's wait for a stopped backend
+// (job.DefaultStopWait), so that their reports are kept.
+const stopGrace = 1500 * time.Millisecond
+
+// consumer launches a solve's groups on the context's thread, slots deep,
+// and reads their results back.
 type consumer struct {
 	*solve
-	fn       cu.Function
-	resident int // blocks the GPU keeps resident, for a fetching kernel's grid
-	plan     *launchPlanner
-	slots    [2]slot
+	slots    [inFlight]slot
+	order    []*slot // the slots in flight, oldest first
+	pending  *group  // the rest of a group split (split), launched next
 	nodes    uint64
 	lastEnd  time.Time
 	launches int
 }
 
-// consume launches each group of groups and reports its results. It waits
-// for a launch by polling its stream, so that a cancelled ctx ends it
-// within pollMax whatever the launch's length: the launches then in flight
-// are abandoned (their batches are not reported) and consume returns
-// ctx's error. A failed driver call panics with an *Error naming the call,
-// and Context.Do turns it into the error of the solve.
+// pollMin is the first pause of a wait for a launch or a group.
+const pollMin = 20 * time.Microsecond
+
+// consume launches the groups of groups, up to a slot each, and reports
+// each launch as soon as it ends: between groups and while it waits for
+// one it looks at the oldest launch's stream, pausing at most pollMax, so
+// that it notices the end of a launch, or a cancelled ctx, within pollMax
+// whatever the launch's length. Once ctx is cancelled it queues no more
+// launches (see drain). A failed driver call panics with an *Error naming
+// the call, and Context.Do turns it into the error of the solve.
 func (c *consumer) consume(ctx context.Context, groups <-chan *group) error {
 	c.setup()
 	defer c.release()
-	next := 0
-	for g := range groups {
+	wake := time.NewTimer(pollMax)
+	defer wake.Stop()
+	for d := pollMin; groups != nil || len(c.order) > 0 || c.pending != nil; {
+		if err := c.reportEnded(); err != nil {
+			return err
+		}
 		if ctx.Err() != nil {
-			break
+			return c.drain(ctx)
 		}
-		s := &c.slots[next]
-		next ^= 1
-		if err := c.finish(ctx, s); err != nil {
-			return err
+		free := len(c.order) < len(c.slots)
+		if free && c.pending != nil {
+			c.launch(c.split(c.pending))
+			continue
 		}
-		s.launch(kernelFunc(c.fn), c.solve, c.resident, g)
-		s.queued, s.index = time.Now(), c.launches
-		c.launches++
-	}
-	for _, s := range []*slot{&c.slots[next], &c.slots[next^1]} {
-		if err := c.finish(ctx, s); err != nil {
-			return err
+		var in <-chan *group
+		if free {
+			in = groups
+		}
+		wake.Reset(d)
+		select {
+		case g, ok := <-in:
+			if !ok {
+				groups = nil
+				continue
+			}
+			c.launch(c.split(g))
+			d = pollMin
+		case <-wake.C:
+			d = min(2*d, pollMax)
 		}
 	}
 	return ctx.Err()
 }
 
-// setup looks the kernel up, allows its shared memory, sizes a fetching
-// kernel's grid (as many blocks as the SMs keep resident) and the planner,
-// and makes the slots' streams and counters.
+// split returns the part of g to launch now, the rest kept in pending for
+// the next launch: g, or its first parts up to the batches the planner's
+// bound allows (a group packed before a launch had ended, on a slow GPU).
+func (c *consumer) split(g *group) *group {
+	c.pending = nil
+	most := c.planner.maxBatches()
+	if most <= 0 || g.nbatches <= most || len(g.parts) < 2 {
+		return g
+	}
+	head := &group{packed: g.packed}
+	for len(g.parts) > 1 && (head.nbatches == 0 || head.nbatches+len(g.parts[0].batches) <= most) {
+		p := g.parts[0]
+		head.parts, g.parts = append(head.parts, p), g.parts[1:]
+		head.count, head.nbatches = head.count+p.count, head.nbatches+len(p.batches)
+		g.count, g.nbatches = g.count-p.count, g.nbatches-len(p.batches)
+	}
+	c.pending = g
+	return head
+}
+
+// launch queues g on a free slot.
+func (c *consumer) launch(g *group) {
+	for i := range c.slots {
+		if s := &c.slots[i]; s.busy == nil {
+			s.launch(kernelFunc(c.fn), c.solve, c.resident, g)
+			s.queued, s.index = time.Now(), c.launches
+			c.launches++
+			c.order = append(c.order, s)
+			return
+		}
+	}
+	panic("gpu: no free slot") // consume launches only with one free
+}
+
+// reportEnded reports the launches in flight that have ended, oldest
+// first.
+func (c *consumer) reportEnded() error {
+	for len(c.order) > 0 && streamDone(c.order[0].stream) {
+		if err := c.report(c.order[0]); err != nil {
+			return err
+		}
+		c.order = c.order[1:]
+	}
+	return nil
+}
+
+// drain is the end of a cancelled solve: it still reports the launches in
+// flight that end within stopGrace, abandons the others (their batches
+// are not reported) and returns ctx's error.
+func (c *consumer) drain(ctx context.Context) error {
+	stop := time.Now()
+	for len(c.order) > 0 {
+		for d := pollMin; !streamDone(c.order[0].stream); d = min(2*d, pollMax) {
+			if time.Since(stop) > stopGrace {
+				return ctx.Err()
+			}
+			time.Sleep(d)
+		}
+		if err := c.report(c.order[0]); err != nil {
+			return err
+		}
+		c.order = c.order[1:]
+	}
+	return ctx.Err()
+}
+
+// setup makes the slots' streams and counters.
 func (c *consumer) setup() {
-	c.fn = c.b.ctx.Function(c.kernelName())
-	allowShared(c.fn, c.shared, c.sharedBytes)
-	c.resident = residentBlocks(c.fn, c.threads, c.sharedBytes, c.b.info.SMs)
-	c.plan = newLaunchPlanner(c.resident*c.threads, c.capTasks, c.target)
-	c.groupTasks.Store(int64(c.plan.next()))
 	c.lastEnd = time.Now()
 	for i := range c.slots {
 		s := &c.slots[i]
@@ -264,27 +368,10 @@ func (c *consumer) release() {
 	}
 }
 
-// wait waits for s's launch; false when ctx ended first.
-func (c *consumer) wait(ctx context.Context, s *slot) bool {
-	for d := 20 * time.Microsecond; !streamDone(s.stream); d = min(2*d, pollMax) {
-		if ctx.Err() != nil {
-			return false
-		}
-		time.Sleep(d)
-	}
-	return true
-}
-
-// finish waits for s's launch, if it has one, reports its counts and
-// sizes the next launches from it. A fetching kernel that did not take
-// all its tasks (a launch that did not run) is an error.
-func (c *consumer) finish(ctx context.Context, s *slot) error {
-	if s.busy == nil {
-		return nil
-	}
-	if !c.wait(ctx, s) {
-		return ctx.Err()
-	}
+// report reports the counts of s's launch, which has ended, and sizes the
+// next launches from it. A fetching kernel that did not take all its
+// tasks (a launch that did not run) is an error.
+func (c *consumer) report(s *slot) error {
 	if c.kernel.fetch && s.busy.count > 0 {
 		if taken := *(*uint32)(unsafe.Add(s.hostOut, nextOffset)); taken < uint32(s.busy.count) {
 			return &Error{Op: "cuLaunchKernel " + c.kernelName(), Detail: fmt.Sprintf(
@@ -293,19 +380,30 @@ func (c *consumer) finish(ctx context.Context, s *slot) error {
 	}
 	out := unsafe.Slice((*uint64)(s.hostOut), outCounts)
 	c.nodes += out[3]
+	batches := s.busy.batches()
 	if c.done != nil {
-		c.done(s.busy.batches, nq.Partial{0, out[0], out[1], out[2]})
+		c.done(batches, nq.Partial{0, out[0], out[1], out[2]})
 	}
 	now := time.Now()
 	if t := c.b.tune.Trace; t != nil {
-		t(LaunchTrace{Device: c.b.info.Ordinal, N: c.spec.N, Launch: s.index, Tasks: s.busy.count, Batches: len(s.busy.batches),
-			Packed: s.busy.packed.Sub(c.start), Queued: s.queued.Sub(c.start), Done: now.Sub(c.start)})
+		t(LaunchTrace{Device: c.b.info.Ordinal, N: c.spec.N, Launch: s.index, Tasks: s.busy.count, Batches: len(batches),
+			Levels: s.busy.levels(), Packed: s.busy.packed.Sub(c.start), Queued: s.queued.Sub(c.start), Done: now.Sub(c.start)})
 	}
-	c.plan.observe(s.busy.count, now.Sub(c.lastEnd))
+	c.planner.observe(s.busy, now.Sub(later(c.lastEnd, s.queued)))
 	c.lastEnd = now
-	c.groupTasks.Store(int64(c.plan.next()))
+	c.plan.set(c.planner.next())
+	c.plan.batches.Store(int64(c.planner.maxBatches()))
+	c.plan.observed()
 	s.busy = nil
 	return nil
+}
+
+// later is the later of a and b.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // launch copies g into the slot's buffers and queues the copies, the
@@ -328,54 +426,61 @@ func (s *slot) launch(fn kernelFunc, sv *solve, resident int, g *group) {
 }
 
 // pack copies the arrays of g's layout into the slot's pinned buffer, each
-// at a 16-byte boundary, sets their device addresses in a and returns the
-// bytes packed.
+// array (its parts one after another) at a 16-byte boundary, sets their
+// device addresses in a and returns the bytes packed. The parts are
+// copied on every core: a launch's tasks are up to 256 MiB.
 func (s *slot) pack(layout taskLayout, g *group, a *groupArgs) int {
-	host := unsafe.Slice((*byte)(s.host), s.bytes)
-	off := 0
-	at := func(n int) devPtr {
-		p := devPtr(s.dev) + devPtr(off)
-		off = (off + n + 15) &^ 15
-		return p
-	}
+	var arrays []func(p *part) []byte
 	switch layout {
 	case frameLayout:
-		a.rows = at(put(host[off:], g.rows))
-		a.weight = at(put(host[off:], g.weight))
-		a.sym180 = at(put(host[off:], g.sym180))
+		arrays = []func(p *part) []byte{bytesOf(func(p *part) []uint32 { return p.rows }),
+			bytesOf(func(p *part) []uint8 { return p.weight }), bytesOf(func(p *part) []uint8 { return p.sym180 })}
 	case boardLayout:
-		a.rows = at(put(host[off:], g.rows))
-		a.left = at(put(host[off:], g.left))
-		a.down = at(put(host[off:], g.down))
-		a.right = at(put(host[off:], g.right))
+		arrays = []func(p *part) []byte{bytesOf(func(p *part) []uint32 { return p.rows }), bytesOf(func(p *part) []uint32 { return p.left }),
+			bytesOf(func(p *part) []uint32 { return p.down }), bytesOf(func(p *part) []uint32 { return p.right })}
 	case eightfoldLayout:
-		a.left = at(put(host[off:], g.left64))
-		a.right = at(put(host[off:], g.right64))
-		a.down = at(put(host[off:], g.down))
-		a.meta = at(put(host[off:], g.meta))
+		arrays = []func(p *part) []byte{bytesOf(func(p *part) []uint64 { return p.left64 }), bytesOf(func(p *part) []uint64 { return p.right64 }),
+			bytesOf(func(p *part) []uint32 { return p.down }), bytesOf(func(p *part) []uint32 { return p.meta })}
 	}
+	host := unsafe.Slice((*byte)(s.host), s.bytes)
+	var copies []func()
+	off := 0
+	starts := make([]devPtr, len(arrays))
+	for i, array := range arrays {
+		starts[i] = devPtr(s.dev) + devPtr(off)
+		for _, p := range g.parts {
+			src, at := array(p), off
+			copies = append(copies, func() { copy(host[at:], src) })
+			off += len(src)
+		}
+		off = (off + 15) &^ 15
+	}
+	runAll(copies)
+	a.setArrays(layout, starts)
 	return off
 }
 
-// put copies src into the start of dst, as its bytes in memory, and
-// returns their number.
-func put[T uint8 | uint32 | uint64](dst []byte, src []T) int {
-	if len(src) == 0 {
-		return 0
+// bytesOf turns an array of a part into its bytes in memory.
+func bytesOf[T uint8 | uint32 | uint64](array func(p *part) []T) func(p *part) []byte {
+	return func(p *part) []byte {
+		a := array(p)
+		if len(a) == 0 {
+			return nil
+		}
+		return unsafe.Slice((*byte)(unsafe.Pointer(&a[0])), len(a)*int(unsafe.Sizeof(a[0])))
 	}
-	n := len(src) * int(unsafe.Sizeof(src[0]))
-	return copy(dst, unsafe.Slice((*byte)(unsafe.Pointer(&src[0])), n))
 }
 
 // reserve makes the slot's task buffers hold at least bytes: they start
-// empty and grow to the groups the planner makes (at least doubling, in
-// whole MiB, up to slotBytes and a little), so that a small count pins no
-// more memory than its tasks need. The slot must not be busy.
+// empty and grow to the groups the planner makes (at least 4 times, as
+// the first groups double, in whole MiB, up to slotBytes and a little),
+// so that a small count pins no more memory than its tasks need. The slot
+// must not be busy.
 func (s *slot) reserve(bytes int64) {
 	if bytes <= s.bytes {
 		return
 	}
-	bytes = max(bytes, min(2*s.bytes, slotBytes+256))
+	bytes = max(bytes, min(4*s.bytes, slotBytes+256))
 	bytes = (bytes + 1<<20 - 1) &^ (1<<20 - 1)
 	if s.host != nil {
 		named("cuMemFreeHost", func() { cu.MemFreeHost(s.host) })

@@ -163,6 +163,9 @@ func runGroup(t *testing.T, s *solve, g *group) (nq.Partial, uint64) {
 	c := consumer{solve: s}
 	var cerr error
 	err := s.b.ctx.Do(fmt.Sprintf("count a group of %d random tasks", g.count), func() {
+		s.fn = s.b.ctx.Function(s.kernelName())
+		s.shared = s.b.ctx.sharedShapeOf(s.fn)
+		s.prepare()
 		cerr = c.consume(context.Background(), groups)
 	})
 	if err == nil {
@@ -186,7 +189,7 @@ func TestRandomBoardsLargeN(t *testing.T) {
 		want := host.Boards(bs)
 		for _, v := range Variants(nq.Symmetry) {
 			s := testSolve(t, b, nq.Symmetry, v, n, depth, 128)
-			g := &group{batches: []int{0}, count: bs.Len(), rows: bs.Rows, left: bs.Left, down: bs.Down, right: bs.Right}
+			g := groupOf(&part{batches: []int{0}, count: bs.Len(), rows: bs.Rows, left: bs.Left, down: bs.Down, right: bs.Right})
 			p, nodes := runGroup(t, s, g)
 			got := host.Counts{C2: p[1], C4: p[2], C8: p[3], Nodes: nodes}
 			if got != want {
@@ -213,7 +216,7 @@ func TestRandomEightfoldLargeN(t *testing.T) {
 		want := host.Eightfold(e)
 		for _, v := range Variants(nq.Eightfold) {
 			s := testSolve(t, b, nq.Eightfold, v, n, split, 64)
-			g := &group{batches: []int{0}, count: e.Len(), left64: e.Left, right64: e.Right, down: e.Down, meta: e.Meta}
+			g := groupOf(&part{batches: []int{0}, count: e.Len(), left64: e.Left, right64: e.Right, down: e.Down, meta: e.Meta})
 			p, nodes := runGroup(t, s, g)
 			if p != (nq.Partial{0, 0, 0, want.Total}) || nodes != want.Nodes {
 				t.Errorf("N=%d %s: GPU %v and %d nodes, host total %d and %d nodes", n, v, p, nodes, want.Total, want.Nodes)

@@ -206,6 +206,19 @@ type Tuning struct {
 	// LaunchTrace), from the goroutine that drives the GPU: with several
 	// GPUs it is called concurrently.
 	Trace func(LaunchTrace)
+	// OpenTrace, if not nil, receives the steps of opening each GPU
+	// (see OpenTrace), possibly concurrently.
+	OpenTrace func(OpenTrace)
+}
+
+// OpenTrace is how long opening one GPU took, step by step: what the
+// program does on a GPU host before it can count.
+type OpenTrace struct {
+	Device   int
+	Driver   time.Duration // loading the driver library and cuInit: the process's first GPU pays it
+	Context  time.Duration // creating the context
+	Module   time.Duration // loading the eightfold kernels' module: the driver's JIT of its PTX
+	SelfTest time.Duration // the self-test launch and its read-back
 }
 
 // LaunchTrace is the timeline of one launch of a GPU solve: when the host
@@ -219,6 +232,7 @@ type LaunchTrace struct {
 	Launch  int // 0, 1, ... in the solve
 	Tasks   int
 	Batches int
+	Levels  int           // eightfold: the most levels its tasks were split to
 	Packed  time.Duration // the producer had the group ready
 	Queued  time.Duration // the host queued its copies and kernel
 	Done    time.Duration // the host saw it end (and read its sums)

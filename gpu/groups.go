@@ -2,6 +2,8 @@ package gpu
 
 import (
 	"context"
+	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -12,13 +14,14 @@ import (
 // This file is the host side of a GPU solve that needs no CUDA, so that
 // every build tests it: the enumeration of tasks into launch groups.
 
-// group is the tasks of one launch.
-type group struct {
+// part is the tasks of some batches of a launch group, packed as the
+// kernels read them; one worker packs each part.
+type part struct {
 	batches []int
 	count   int
-	packed  time.Time // when the producer handed it over (for Tuning.Trace)
-	rows    []uint32  // rowWords per task
-	left    []uint32  // boards only
+	levels  int      // eightfold: the most levels its tasks were split to
+	rows    []uint32 // rowWords per task
+	left    []uint32 // boards only
 	down    []uint32
 	right   []uint32
 	weight  []uint8 // frames only
@@ -28,18 +31,116 @@ type group struct {
 	meta    []uint32
 }
 
-// producer enumerates the tasks of a solve's spec and packs the batches
-// sel selects into launch groups of about target tasks (the planner's,
-// read as each group fills) and at most capTasks.
-type producer struct {
-	spec     nq.Spec
-	capTasks int
-	target   *atomic.Int64
-	sel      func(batch int) bool // nil: every batch
+// group is the tasks of one launch: its parts, in order.
+type group struct {
+	parts    []*part
+	count    int
+	nbatches int       // the parts' batches
+	packed   time.Time // when the producer handed it over (for Tuning.Trace)
+}
 
-	index int    // the next batch's number
-	g     *group // the group being packed
-	full  int    // the tasks g's arrays are packed for (grow)
+// groupOf is the group of the parts ps.
+func groupOf(ps ...*part) *group {
+	g := &group{parts: ps}
+	for _, p := range ps {
+		g.count += p.count
+		g.nbatches += len(p.batches)
+	}
+	return g
+}
+
+// batches lists the batches of g's parts.
+func (g *group) batches() []int {
+	var bs []int
+	for _, p := range g.parts {
+		bs = append(bs, p.batches...)
+	}
+	return bs
+}
+
+// levels is the most levels of g's parts.
+func (g *group) levels() int {
+	l := 0
+	for _, p := range g.parts {
+		l = max(l, p.levels)
+	}
+	return l
+}
+
+// groupPlan is what the consumer's planner asks of the producer: the
+// tasks of the next groups, the levels to split eightfold tasks to, the
+// most batches a group may hold (0: any; those the GPU runs within the
+// planner's bound, which holds for parts packed before the levels
+// changed too), and whether a launch has ended (seen).
+type groupPlan struct {
+	tasks   atomic.Int64
+	levels  atomic.Int32
+	batches atomic.Int64
+	once    sync.Once
+	seen    chan struct{} // closed once a launch has ended
+}
+
+// newGroupPlan is a plan of groups of tasks tasks split to levels.
+func newGroupPlan(tasks, levels int) *groupPlan {
+	gp := &groupPlan{seen: make(chan struct{})}
+	gp.set(tasks, levels)
+	return gp
+}
+
+// set stores the planner's next group.
+func (gp *groupPlan) set(tasks, levels int) {
+	gp.tasks.Store(int64(tasks))
+	gp.levels.Store(int32(levels))
+}
+
+// observed records that a launch has ended, whose time the planner has
+// seen.
+func (gp *groupPlan) observed() { gp.once.Do(func() { close(gp.seen) }) }
+
+// producer enumerates the tasks of a solve's spec and packs the batches
+// sel selects into launch groups of about the plan's tasks (read as each
+// group fills) and at most capTasks. The groups it packs before a launch
+// has ended, at most inFlight, are small (firstTasks): so the GPU starts
+// as soon as a few tasks are packed, and a slow GPU's first launches are
+// short and claim few batches (another GPU takes the rest). Eightfold tasks are
+// listed and packed by workers goroutines at once (parallel.go); the
+// others by one.
+type producer struct {
+	spec       nq.Spec
+	capTasks   int
+	plan       *groupPlan
+	sel        func(batch int) bool // nil: every batch
+	firstTasks int                  // the first group's tasks; 0: no ramp
+	workers    int                  // 0: GOMAXPROCS
+
+	groups   atomic.Int64  // the groups sent
+	perBatch atomic.Uint64 // tasks per batch, lately, at the default levels (a float64's bits)
+}
+
+// firstTasksPerThread is the tasks per resident thread of the groups a
+// solve packs before a launch has ended (their tasks short:
+// launchPlanner.startLevels): the GPU starts after a millisecond or two of
+// packing on a GPU host. Small launches cost in their tails (the replay,
+// TestLaunchReplayProducer, docs/performance.md).
+const firstTasksPerThread = 4
+
+// target is the tasks of the group being packed.
+func (p *producer) target() int {
+	t := int(min(p.plan.tasks.Load(), int64(p.capTasks)))
+	if p.firstTasks > 0 && !p.seen() {
+		t = min(t, p.firstTasks)
+	}
+	return max(1, t)
+}
+
+// seen reports whether a launch has ended (groupPlan.observed).
+func (p *producer) seen() bool {
+	select {
+	case <-p.plan.seen:
+		return true
+	default:
+		return p.plan.seen == nil
+	}
 }
 
 // rowWords is the row words of one task of spec: the placed rows of a
@@ -57,116 +158,187 @@ func rowWords(spec nq.Spec) int {
 // run sends the groups to out until the tasks are through, or returns
 // ctx's error.
 func (p *producer) run(ctx context.Context, out chan<- *group) error {
+	if p.spec.Algo == nq.Eightfold {
+		return p.runEightfold(ctx, out)
+	}
+	return p.runSerial(ctx, out)
+}
+
+// runSerial lists the batches of a board or frame spec in order and packs
+// those sel selects, one part per group.
+func (p *producer) runSerial(ctx context.Context, out chan<- *group) error {
 	n, depth, batch := p.spec.N, p.spec.Depth, p.spec.Batch
 	words := rowWords(p.spec)
+	a := assembler{p: p, out: out}
 	var err error
-	switch p.spec.Algo {
-	case nq.Eightfold:
-		// The tasks of the most levels go as their children, so that
-		// every thread's stack is a frame shorter (efFrames).
-		var short tasks.Eightfold
-		err = tasks.EnumerateEightfoldContext(ctx, n, depth, batch, func(b *tasks.Eightfold) error {
-			e := efSplit(b, n, depth, &short)
-			return p.add(ctx, out, e.Len(), func(g *group, full int) {
-				g.left64 = pack(g.left64, e.Left, full)
-				g.right64 = pack(g.right64, e.Right, full)
-				g.down = pack(g.down, e.Down, full)
-				g.meta = pack(g.meta, e.Meta, full)
-			})
-		})
-	case nq.CarryChain:
+	if p.spec.Algo == nq.CarryChain {
 		err = tasks.EnumerateFrames(n, batch, func(f *tasks.Frames) error {
-			return p.add(ctx, out, f.Len(), func(g *group, full int) {
-				g.rows = pack(g.rows, f.Rows, full*words)
-				g.weight = pack(g.weight, f.Weight, full)
-				g.sym180 = pack(g.sym180, f.Sym180, full)
+			return a.batch(ctx, f.Len(), func(pt *part) {
+				pt.rows = append(pt.rows, f.Rows...)
+				pt.weight = append(pt.weight, f.Weight...)
+				pt.sym180 = append(pt.sym180, f.Sym180...)
 			})
 		})
-	default:
+	} else {
 		err = tasks.EnumerateBoards(n, tasks.Symmetry, depth, batch, func(b *tasks.Boards) error {
-			return p.add(ctx, out, b.Len(), func(g *group, full int) {
-				g.rows = pack(g.rows, b.Rows, full*words)
-				g.left = pack(g.left, b.Left, full)
-				g.down = pack(g.down, b.Down, full)
-				g.right = pack(g.right, b.Right, full)
+			return a.batch(ctx, b.Len(), func(pt *part) {
+				pt.rows = append(pt.rows, b.Rows[:b.Len()*words]...)
+				pt.left = append(pt.left, b.Left...)
+				pt.down = append(pt.down, b.Down...)
+				pt.right = append(pt.right, b.Right...)
 			})
 		})
 	}
 	if err != nil {
 		return err
 	}
-	return p.flush(ctx, out)
+	return a.flush(ctx)
 }
 
-// add packs the next batch, of count tasks, with fill (which appends its
-// arrays, grown for full tasks) unless sel rejects it, and sends the group
-// once it holds its target.
-func (p *producer) add(ctx context.Context, out chan<- *group, count int, fill func(g *group, full int)) error {
-	i := p.index
-	p.index++
-	if p.sel != nil && !p.sel(i) {
+// newPart is an empty part of spec's layout with room for tasks tasks, so
+// that a part of millions of tasks is not copied as append grows it.
+func newPart(spec nq.Spec, tasks int) *part {
+	words := rowWords(spec)
+	switch spec.Algo {
+	case nq.CarryChain:
+		return &part{rows: make([]uint32, 0, tasks*words), weight: make([]uint8, 0, tasks), sym180: make([]uint8, 0, tasks)}
+	case nq.Eightfold:
+		return &part{left64: make([]uint64, 0, tasks), right64: make([]uint64, 0, tasks),
+			down: make([]uint32, 0, tasks), meta: make([]uint32, 0, tasks)}
+	}
+	return &part{rows: make([]uint32, 0, tasks*words), left: make([]uint32, 0, tasks),
+		down: make([]uint32, 0, tasks), right: make([]uint32, 0, tasks)}
+}
+
+// assembler fills groups from parts in order and sends them.
+type assembler struct {
+	p     *producer
+	out   chan<- *group
+	g     *group
+	index int // runSerial: the next batch's number
+}
+
+// batch packs runSerial's next batch, of count tasks, into the group in
+// hand with fill, unless sel rejects it, and sends the group once it
+// holds its target.
+func (a *assembler) batch(ctx context.Context, count int, fill func(*part)) error {
+	i := a.index
+	a.index++
+	if a.p.sel != nil && !a.p.sel(i) {
 		return ctx.Err()
 	}
-	if p.g != nil && p.g.count+count > p.capTasks {
-		if err := p.flush(ctx, out); err != nil {
+	if a.g != nil && a.g.count+count > a.p.capTasks {
+		if err := a.flush(ctx); err != nil {
 			return err
 		}
 	}
-	if p.g == nil {
-		p.g = &group{}
+	if a.g == nil {
+		if err := a.begin(ctx, groupOf(newPart(a.p.spec, min(a.p.target()+count, a.p.capTasks)))); err != nil {
+			return err
+		}
 	}
-	p.g.batches = append(p.g.batches, i)
-	p.g.count += count
-	p.full = int(min(p.target.Load(), int64(p.capTasks)))
-	fill(p.g, p.full)
-	if int64(p.g.count) >= p.target.Load() {
-		return p.flush(ctx, out)
+	pt := a.g.parts[0]
+	pt.batches = append(pt.batches, i)
+	pt.count += count
+	a.g.count += count
+	a.g.nbatches++
+	fill(pt)
+	if a.g.count >= a.p.target() {
+		return a.flush(ctx)
 	}
 	return nil
 }
 
-// flush sends the group in hand, if it has tasks.
-func (p *producer) flush(ctx context.Context, out chan<- *group) error {
-	if p.g == nil || p.g.count == 0 {
+// add appends part pt to the group in hand (after sending that group if
+// pt would take it past capTasks) and sends the group once it holds its
+// target.
+func (a *assembler) add(ctx context.Context, pt *part) error {
+	if pt.count == 0 {
 		return nil
 	}
-	p.g.packed = time.Now()
+	if a.g != nil && a.g.count+pt.count > a.p.capTasks {
+		if err := a.flush(ctx); err != nil {
+			return err
+		}
+	}
+	if a.g == nil {
+		if err := a.begin(ctx, &group{}); err != nil {
+			return err
+		}
+	}
+	a.g.parts = append(a.g.parts, pt)
+	a.g.count += pt.count
+	a.g.nbatches += len(pt.batches)
+	if most := a.p.plan.batches.Load(); a.g.count >= a.p.target() || most > 0 && int64(a.g.nbatches) >= most {
+		return a.flush(ctx)
+	}
+	return nil
+}
+
+// begin starts a group. Before a launch has ended the producer makes no
+// more than inFlight groups, sized blind: then it waits for the planner's
+// first word on the GPU's speed.
+func (a *assembler) begin(ctx context.Context, g *group) error {
+	if a.p.groups.Load() >= inFlight && a.p.plan.seen != nil {
+		select {
+		case <-a.p.plan.seen:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	a.g = g
+	return nil
+}
+
+// flush sends the group in hand, if it has tasks.
+func (a *assembler) flush(ctx context.Context) error {
+	if a.g == nil || a.g.count == 0 {
+		return nil
+	}
+	a.g.packed = time.Now()
 	select {
-	case out <- p.g:
-		p.g = nil
+	case a.out <- a.g:
+		a.g = nil
+		a.p.groups.Add(1)
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	}
 }
 
-// pack appends add to s, its room grown by grow (full: the elements s
-// holds once its group is packed).
-func pack[T any](s, add []T, full int) []T { return append(grow(s, len(add), full), add...) }
-
-// grow returns s with room for k more elements: first room for
-// smallGroup elements, then, once that is full, for full (the tasks the
-// group is packed to, times the elements per task), and past that twice
-// the room it had; so packing a launch group of millions of tasks copies
-// its arrays about once, and a small count allocates little. Append's own
-// growth, a quarter at a time for large slices, made packing N=20's first
-// group (11.2 million eightfold tasks) take 0.75 s on the project's 2-core
-// VM, against 0.25 s with its arrays allocated at once.
-func grow[T any](s []T, k, full int) []T {
-	if len(s)+k <= cap(s) {
-		return s
+// runAll runs fs on every core and returns when all have returned.
+func runAll(fs []func()) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := min(len(fs), runtime.GOMAXPROCS(0)); w > 0; w-- {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := next.Add(1) - 1; i < int64(len(fs)); i = next.Add(1) - 1 {
+				fs[i]()
+			}
+		}()
 	}
-	c := full
-	if cap(s) < smallGroup {
-		c = min(c, smallGroup)
-	}
-	if c <= cap(s) { // past full (the group's last batch, or a target raised meanwhile)
-		c = 2 * cap(s)
-	}
-	t := make([]T, len(s), max(c, len(s)+k))
-	copy(t, s)
-	return t
+	wg.Wait()
 }
 
-// smallGroup is the first capacity of a launch group's arrays (grow).
-const smallGroup = 1 << 20
+// setArrays sets the device addresses of the arrays of layout in a, in
+// the order slot.pack lays them out.
+func (a *groupArgs) setArrays(layout taskLayout, at []devPtr) {
+	switch layout {
+	case frameLayout:
+		a.rows, a.weight, a.sym180 = at[0], at[1], at[2]
+	case boardLayout:
+		a.rows, a.left, a.down, a.right = at[0], at[1], at[2], at[3]
+	case eightfoldLayout:
+		a.left, a.right, a.down, a.meta = at[0], at[1], at[2], at[3]
+	}
+}
+
+// workerCount is the producer's workers: its own number, or GOMAXPROCS.
+func (p *producer) workerCount() int {
+	if p.workers > 0 {
+		return p.workers
+	}
+	return runtime.GOMAXPROCS(0)
+}

@@ -3,7 +3,8 @@ package gpu
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
+	"runtime"
+	"syscall"
 	"testing"
 	"time"
 
@@ -36,16 +37,16 @@ func TestGroupsCoverSelectedBatches(t *testing.T) {
 					case nq.Eightfold:
 						words = 0
 					}
-					var target atomic.Int64
-					target.Store(9) // small groups: many of them
 					out := make(chan *group, 100000)
-					if err := produce(context.Background(), n, algo, depth, batch, capTasks, &target, sel, out); err != nil {
+					// Small groups: many of them.
+					if err := produce(context.Background(), n, algo, depth, batch, capTasks, targetOf(9), sel, out); err != nil {
 						t.Fatal(err)
 					}
 					close(out)
 					var sum nq.Partial
 					seen := map[int]bool{}
-					for g := range out {
+					for gr := range out {
+						g := gr.flat()
 						if g.count == 0 || g.count > capTasks || len(g.rows) != g.count*words {
 							t.Fatalf("group of %d tasks with %d row words", g.count, len(g.rows))
 						}
@@ -94,11 +95,9 @@ func TestGroupsCoverSelectedBatches(t *testing.T) {
 
 func TestProduceStopsWhenCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	var target atomic.Int64
-	target.Store(1)
 	out := make(chan *group) // nobody reads: the producer must give up
 	cancel()
-	err := produce(ctx, 12, nq.Symmetry, 5, 4, 100, &target, nil, out)
+	err := produce(ctx, 12, nq.Symmetry, 5, 4, 100, targetOf(1), nil, out)
 	if err != context.Canceled {
 		t.Errorf("got %v, want context.Canceled", err)
 	}
@@ -108,20 +107,18 @@ func TestProduceStopsWhenCancelled(t *testing.T) {
 // the first batch: a cancelled producer does not wait for that.
 func TestProduceStopsWhileListing(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	var target atomic.Int64
-	target.Store(1)
 	cancel()
 	start := time.Now()
-	err := produce(ctx, 28, nq.Eightfold, 4, 32, 100, &target, nil, make(chan *group))
+	err := produce(ctx, 28, nq.Eightfold, 4, 32, 100, targetOf(1), nil, make(chan *group))
 	if err != context.Canceled || time.Since(start) > time.Second {
 		t.Errorf("got %v after %v, want context.Canceled at once", err, time.Since(start))
 	}
 }
 
-// Groups follow the launch planner's size (the shared target): a group is
-// flushed at the first whole batch that brings it to the target, so it
-// holds at least target tasks (the last group of the list aside) and less
-// than target plus one batch, and never more than capTasks.
+// Groups follow the launch planner's size (the shared plan): a group is
+// sent at the first part that brings it to the target, so it holds at
+// least the target (the list's last group aside) and less than the target
+// plus its last part, and never more than capTasks.
 func TestProduceGroupSizes(t *testing.T) {
 	for _, algo := range []nq.Algo{nq.Eightfold, nq.Symmetry} {
 		for _, tc := range []struct{ target, capTasks int }{{1000, 1 << 20}, {1000, 1100}, {5000, 3000}} {
@@ -130,22 +127,8 @@ func TestProduceGroupSizes(t *testing.T) {
 			if algo == nq.Eightfold {
 				depth = tasks.DefaultSplit(n)
 			}
-			// A batch of eightfold tasks grows where its longest tasks
-			// are split (efLevels): the slack is the largest batch sent.
-			most := batch
-			if algo == nq.Eightfold {
-				err := tasks.EnumerateEightfold(n, depth, batch, func(e *tasks.Eightfold) error {
-					most = max(most, efSplit(e, n, depth, &tasks.Eightfold{}).Len())
-					return nil
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
-			}
-			var target atomic.Int64
-			target.Store(int64(tc.target))
 			out := make(chan *group, 100000)
-			if err := produce(context.Background(), n, algo, depth, batch, tc.capTasks, &target, nil, out); err != nil {
+			if err := produce(context.Background(), n, algo, depth, batch, tc.capTasks, targetOf(tc.target), nil, out); err != nil {
 				t.Fatal(err)
 			}
 			close(out)
@@ -157,79 +140,106 @@ func TestProduceGroupSizes(t *testing.T) {
 				t.Fatalf("%s: %d groups, want several", algo, len(gs))
 			}
 			for i, g := range gs {
-				if g.count > tc.capTasks {
+				last := g.parts[len(g.parts)-1].count
+				if algo != nq.Eightfold {
+					last = batch // one part a group: its last batch
+				}
+				if g.count > tc.capTasks && len(g.parts) > 1 {
 					t.Errorf("%s %+v: group %d of %d tasks, more than the slot's %d", algo, tc, i, g.count, tc.capTasks)
 				}
-				if g.count >= tc.target+most {
-					t.Errorf("%s %+v: group %d of %d tasks, a batch or more over the target", algo, tc, i, g.count)
+				if g.count-last >= min(tc.target, tc.capTasks) {
+					t.Errorf("%s %+v: group %d of %d tasks was full before its last part", algo, tc, i, g.count)
 				}
-				if i < len(gs)-1 && g.count < min(tc.target, tc.capTasks-most+1) {
-					t.Errorf("%s %+v: group %d of %d tasks, short of the target", algo, tc, i, g.count)
+				if i < len(gs)-1 && g.count < tc.target && g.count+gs[i+1].parts[0].count <= tc.capTasks {
+					t.Errorf("%s %+v: group %d of %d tasks, short of the target with room for more", algo, tc, i, g.count)
 				}
 			}
-		}
-	}
-}
-
-// grow keeps the elements, leaves room for the ones asked, and allocates
-// smallGroup first, then the group's full size (or what one append asks
-// beyond it), then doubles.
-func TestGrow(t *testing.T) {
-	for _, tc := range []struct {
-		full, step, steps int
-		wantCaps          []int // the distinct capacities, in order
-	}{
-		{full: 3 << 20, step: 1000, steps: 3000, wantCaps: []int{smallGroup, 3 << 20}},
-		{full: 1000, step: 100, steps: 10, wantCaps: []int{1000}},
-		{full: 1000, step: 100, steps: 25, wantCaps: []int{1000, 2000, 4000}}, // past full: doubling
-		{full: 3 << 20, step: 2 << 20, steps: 1, wantCaps: []int{2 << 20}},
-	} {
-		var s []uint32
-		var caps []int
-		for i := 0; i < tc.steps; i++ {
-			s = grow(s, tc.step, tc.full)
-			if cap(s)-len(s) < tc.step {
-				t.Fatalf("%+v: room for %d, want %d", tc, cap(s)-len(s), tc.step)
-			}
-			if len(caps) == 0 || caps[len(caps)-1] != cap(s) {
-				caps = append(caps, cap(s))
-			}
-			for j := 0; j < tc.step; j++ {
-				s = append(s, uint32(len(s)))
-			}
-		}
-		for i, v := range s {
-			if v != uint32(i) {
-				t.Fatalf("%+v: element %d is %d after growing", tc, i, v)
-			}
-		}
-		if fmt.Sprint(caps) != fmt.Sprint(tc.wantCaps) {
-			t.Errorf("%+v: capacities %v, want %v", tc, caps, tc.wantCaps)
 		}
 	}
 }
 
 // BenchmarkProduceEightfold packs the eightfold tasks of N=18 and 20
 // into launch groups as a GPU solve does (3.8 and 11.4 million tasks after
-// the split; one group of them all, and 11.2 million and the rest): the
-// host's share of a count, nearly all of it before the first launch.
+// the split), in groups of the floor of an H100 (128 tasks for each of
+// 84,480 threads), with one worker and with one per core: the host's share
+// of a count, and how it grows with the cores. Besides the time it
+// reports the CPU time per task (cpu-ns/task, the process's user and
+// system time): on a machine shared with other work the wall time says
+// little, and 16 cores pack about 16e9 / cpu-ns/task tasks a second
+// (docs/performance.md).
 func BenchmarkProduceEightfold(b *testing.B) {
 	for _, n := range []int{18, 20} {
-		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
-			capTasks := slotBytes / (8 + 8 + 4 + 4)
-			for b.Loop() {
-				var target atomic.Int64
-				target.Store(int64(firstGroupTasks(132, capTasks)))
-				out := make(chan *group, 4)
-				go func() {
-					defer close(out)
-					if err := produce(context.Background(), n, nq.Eightfold, tasks.DefaultSplit(n), plan.DefaultBatch(n), capTasks, &target, nil, out); err != nil {
-						b.Error(err)
+		for _, w := range []int{1, runtime.GOMAXPROCS(0)} {
+			b.Run(fmt.Sprintf("N=%d/workers=%d", n, w), func(b *testing.B) {
+				capTasks := slotBytes / (8 + 8 + 4 + 4)
+				if _, err := tasks.NewEightfoldList(context.Background(), n, tasks.DefaultSplit(n)); err != nil {
+					b.Fatal(err) // the list is made as the program starts, not per count
+				}
+				cpu0, packed := cpuTime(), 0
+				for b.Loop() {
+					out := make(chan *group, 4)
+					p := producer{spec: nq.Spec{N: n, Algo: nq.Eightfold, Depth: tasks.DefaultSplit(n), Batch: plan.DefaultBatch(n)},
+						capTasks: capTasks, plan: planOf(84480 * minTasksPerThread), workers: w}
+					go func() {
+						defer close(out)
+						if err := p.run(context.Background(), out); err != nil {
+							b.Error(err)
+						}
+					}()
+					for g := range out {
+						packed += g.count
 					}
-				}()
-				for range out {
+				}
+				b.ReportMetric(float64(cpuTime()-cpu0)/float64(packed), "cpu-ns/task")
+			})
+		}
+	}
+}
+
+// cpuTime is the process's user and system time so far.
+func cpuTime() time.Duration {
+	var u syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
+		return 0
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+}
+
+// The producer sends eightfold tasks of at most the default levels
+// (efLevels) at the planner's first levels, also where those are fewer
+// than 2 (N=5): so a count's tasks, and the nodes the _nodes kernels
+// count, are those of the spec however the planner splits.
+func TestProduceFirstLevels(t *testing.T) {
+	for n := 5; n <= 9; n++ {
+		split := tasks.DefaultSplit(n)
+		def := efLevels(n, split)
+		plan := newGroupPlan(newLaunchPlanner(64, 1<<20, 0).splits(def, def, 4).next())
+		plan.observed()
+		p := producer{spec: nq.Spec{N: n, Algo: nq.Eightfold, Depth: split, Batch: 4}, capTasks: 1 << 20, plan: plan}
+		out := make(chan *group, 1<<12)
+		if err := p.run(context.Background(), out); err != nil {
+			t.Fatal(err)
+		}
+		close(out)
+		want := 0
+		err := tasks.EnumerateEightfold(n, split, 4, func(e *tasks.Eightfold) error {
+			want += efSplit(e, n, split, &tasks.Eightfold{}).Len()
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := 0
+		for g := range out {
+			for _, m := range g.flat().meta {
+				if int(m&0xff) > max(def, 1) {
+					t.Fatalf("N=%d: a task of %d levels, more than %d", n, m&0xff, def)
 				}
 			}
-		})
+			got += g.count
+		}
+		if got != want {
+			t.Errorf("N=%d: %d tasks sent, efSplit makes %d", n, got, want)
+		}
 	}
 }

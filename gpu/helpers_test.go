@@ -70,6 +70,39 @@ func (b *Backend) SolvePartial(ctx context.Context, n int, algo nq.Algo, opt Opt
 // of batch, with groups of target tasks and at most capTasks.
 func produce(ctx context.Context, n int, algo nq.Algo, depth, batch, capTasks int, target *atomic.Int64,
 	sel func(int) bool, out chan<- *group) error {
-	p := producer{spec: nq.Spec{N: n, Algo: algo, Depth: depth, Batch: batch}, capTasks: capTasks, target: target, sel: sel}
+	p := producer{spec: nq.Spec{N: n, Algo: algo, Depth: depth, Batch: batch}, capTasks: capTasks, plan: planOf(int(target.Load())), sel: sel}
 	return p.run(ctx, out)
+}
+
+// planOf is a plan of groups of tasks tasks, unsplit, as after a launch
+// has ended.
+func planOf(tasks int) *groupPlan {
+	p := newGroupPlan(tasks, 0)
+	p.observed()
+	return p
+}
+
+// targetOf is a target of tasks tasks for produce.
+func targetOf(tasks int) *atomic.Int64 {
+	var t atomic.Int64
+	t.Store(int64(tasks))
+	return &t
+}
+
+// flat is the tasks of g's parts, one array each, as the slot packs them.
+func (g *group) flat() *part {
+	f := &part{count: g.count, batches: g.batches()}
+	for _, p := range g.parts {
+		f.rows = append(f.rows, p.rows...)
+		f.left = append(f.left, p.left...)
+		f.down = append(f.down, p.down...)
+		f.right = append(f.right, p.right...)
+		f.weight = append(f.weight, p.weight...)
+		f.sym180 = append(f.sym180, p.sym180...)
+		f.left64 = append(f.left64, p.left64...)
+		f.right64 = append(f.right64, p.right64...)
+		f.meta = append(f.meta, p.meta...)
+		f.levels = max(f.levels, p.levels)
+	}
+	return f
 }

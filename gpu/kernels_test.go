@@ -249,7 +249,7 @@ func TestEightfoldFramesFollowNqtotal(t *testing.T) {
 			close(out)
 			most := 0
 			for g := range out {
-				for _, m := range g.meta {
+				for _, m := range g.flat().meta {
 					most = max(most, int(m&0xff))
 				}
 			}

@@ -1,9 +1,8 @@
 package gpu
 
 import (
+	"math"
 	"time"
-
-	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 )
 
 // slotBytes bounds one slot's task buffers (cuda_solve.go), which caps the
@@ -12,51 +11,48 @@ import (
 // keeps 84,480 at N=18 to 20, fewer above, 101,376 at N=17: 110 each),
 // and 6.7 million symmetry boards of depth 7 (40 bytes), 40 for each of
 // the -gpu-dynamic kernel's 168,960 threads (36 at depth 8). A solve pins
-// two slots on the host and allocates two on the device.
+// inFlight slots on the host and allocates as many on the device.
 const slotBytes = 256 << 20
 
-// launchPlanner sizes the launches of a GPU solve (issue 23): how many
-// tasks the producer packs into the next launch group.
+// inFlight is the launches a solve keeps queued on the GPU, one a slot: it
+// copies the next group while the GPU has the two after the one that
+// ended, so that a host slower than a short launch (the first ones) does
+// not idle it.
+const inFlight = 3
+
+// launchPlanner sizes the launches of a GPU solve: how many tasks the
+// producer packs into the next launch group and, for eightfold tasks, how
+// many levels it splits them to.
 //
-// A launch ends with a tail: once its counter has no task left, each
-// thread finishes the task it holds, and a block leaves its SM only when
-// all its threads are done, so a block's threads wait for its slowest
-// one, and the host queues the launch after next only when the whole
-// launch is done. The next launch's blocks take the SM space as blocks
-// leave, but the waits inside the blocks are lost, and they last about as
-// long as the slowest tasks in hand: task costs vary a lot (the largest
-// eightfold task of N=17 costs 20 times the mean, one in a hundred more
-// than 4 times; gpu/testdata/taskcosts.tsv). A launch so loses a few mean
-// tasks per thread, out of the tasks per thread it runs: only launches
-// that give every resident thread many tasks keep the loss small, and
-// that holds whatever a task costs, so the floor is in tasks, not time.
-// The replay of the launch loop in launchreplay_test.go measures it
-// (TestLaunchPlanReplay; docs/performance.md, "Launch sizing").
-//
-// The rule:
-//
-//   - at least minTasksPerThread tasks for every resident thread;
-//   - more when the tasks are short: as many as the throughput so far runs
-//     in the target launch time, so that launches (and the host's work
-//     per launch) stay a few per second at small N;
-//   - at most capTasks, what a slot's buffers hold.
-//
-// The work of a launch is so bounded by max(target, minTasksPerThread ×
-// one thread's mean task time), plus the tail, and by capTasks tasks. A
-// cancelled solve (Ctrl-C) abandons the launches in flight, two at most
-// (one per slot), and so loses at most twice that; their batches stay
-// undone for a checkpoint to resume. By the speed model a thread's mean
-// eightfold task takes 0.13 s at N=22 on an H100: launches of 16.5 s. The
-// bound grows with the tasks (N=24: 57 s; N=26: 40 min): a deeper split
-// is the way to shorter launches there, not fewer tasks per thread, which
-// would leave much of the GPU idle in every tail.
+// A launch ends with a tail: a block leaves its SM only when its slowest
+// thread is done, so each launch loses a few mean tasks per thread (the
+// replay in launchreplay_test.go measures it). A launch so gives every
+// resident thread at least minTasksPerThread tasks (or the slot's), and
+// more where tasks are short: what the GPU runs in the target time. And
+// a launch runs at most bound, so that finished work reaches the host,
+// the progress and the checkpoint within seconds and a stop loses little:
+// where the floor's tasks would take longer, eightfold tasks are split
+// deeper (each level about 6 times the tasks, each that much shorter:
+// the work of a batch stays), the shallowest split that fits. The GPU's
+// time per batch, measured, does not depend on the split.
 type launchPlanner struct {
-	resident int           // threads the GPU keeps resident for the kernel
-	capTasks int           // the most tasks of one launch (a slot's buffers)
-	target   time.Duration // the launch time to aim at when tasks are short
-	tasks    int64         // the tasks of the launches observed
-	busy     time.Duration // the time they took
+	resident  int           // threads the GPU keeps resident for the kernel
+	capTasks  int           // the most tasks of one launch (a slot's buffers)
+	target    time.Duration // the launch time to aim at when tasks are short
+	bound     time.Duration // the longest launch wanted
+	levels    int           // eightfold: the default most levels; 0: no split
+	minLevels int           // the fewest levels a split goes to
+	batch     int           // tasks per batch before any split
+
+	perBatch float64             // GPU seconds per batch, lately; 0 before
+	busy     float64             // the launches' seconds, decayed (perBatch = busy / batches)
+	batches  float64             // their batches, decayed
+	seen     map[int]*levelTasks // tasks and batches packed, by levels
 }
+
+// levelTasks is the tasks and the batches of the parts packed at some
+// levels.
+type levelTasks struct{ tasks, batches int64 }
 
 // minTasksPerThread is the fewest tasks a launch gives each resident
 // thread (unless capTasks is smaller). In the replay with the costs of
@@ -67,20 +63,28 @@ type launchPlanner struct {
 // are longer, 64 gives 1.10 to 1.12 and 128 gives 1.03 to 1.05.
 const minTasksPerThread = 128
 
+// DefaultMaxLaunch is the longest a launch should run (launchPlanner's
+// bound) unless the target launch time is longer.
+const DefaultMaxLaunch = time.Second
+
+// levelGrowth is the tasks one more level of split makes of each, about
+// (6.6 and 5.4 at N=20's first two).
+const levelGrowth = 6
+
 // newLaunchPlanner returns the planner of a solve whose kernel keeps
 // residentThreads threads resident (at least 1 is assumed), whose launches
 // hold at most capTasks tasks and aim at target.
 func newLaunchPlanner(residentThreads, capTasks int, target time.Duration) *launchPlanner {
-	return &launchPlanner{resident: max(1, residentThreads), capTasks: max(1, capTasks), target: target}
+	return &launchPlanner{resident: max(1, residentThreads), capTasks: max(1, capTasks), target: target,
+		bound: max(DefaultMaxLaunch, target), batch: 1, seen: map[int]*levelTasks{}}
 }
 
-// firstGroupTasks is the size of the launch groups the producer packs
-// before consume knows the kernel's resident threads: the planner's floor
-// for the most threads sms SMs can hold (plan.ResidentThreadsPerSM each),
-// so at least the planner's first size whatever the kernel's occupancy,
-// and at most capTasks.
-func firstGroupTasks(sms, capTasks int) int {
-	return newLaunchPlanner(max(1, sms)*plan.ResidentThreadsPerSM, capTasks, 0).floor()
+// splits makes p split eightfold tasks of at most levels levels, to as
+// few as minLevels (at least 2, or levels if fewer), packed in batches of
+// batch tasks.
+func (p *launchPlanner) splits(levels, minLevels, batch int) *launchPlanner {
+	p.levels, p.minLevels, p.batch = levels, min(levels, max(2, minLevels)), max(1, batch)
+	return p
 }
 
 // floor is the fewest tasks of a launch: minTasksPerThread per resident
@@ -89,23 +93,95 @@ func (p *launchPlanner) floor() int {
 	return int(min(int64(p.resident)*minTasksPerThread, int64(p.capTasks)))
 }
 
-// next returns the tasks of the next launch group.
-func (p *launchPlanner) next() int {
-	n := int64(p.floor())
-	if p.busy > 0 && p.target > 0 {
-		byTime := int64(float64(p.tasks) * p.target.Seconds() / p.busy.Seconds())
-		n = max(n, byTime)
+// next returns the tasks of the next launch group and the levels to split
+// its tasks to (p's default before a launch has been observed).
+func (p *launchPlanner) next() (tasks, levels int) {
+	floor := p.floor()
+	if p.perBatch <= 0 {
+		return floor, p.startLevels()
 	}
-	return int(min(n, int64(p.capTasks)))
+	levels = p.levels
+	for levels > p.minLevels && p.seconds(floor, levels) > p.bound.Seconds() {
+		levels--
+	}
+	per := p.tasksPerBatch(levels)
+	n := max(float64(floor), p.target.Seconds()/p.perBatch*per)
+	if p.levels > 0 && levels == p.minLevels {
+		n = min(n, max(1, p.bound.Seconds()/p.perBatch*per))
+	}
+	return int(min(n, float64(p.capTasks))), levels
 }
 
-// observe records a finished launch of tasks tasks that kept the GPU busy
-// for busy: the time from the end of the launch before it (or from the
-// start) to its end.
-func (p *launchPlanner) observe(tasks int, busy time.Duration) {
-	if tasks <= 0 || busy <= 0 {
+// startLevels is the levels of the launches sized before the GPU's speed
+// is known: at most startLevels, whose tasks are short on any GPU (a few
+// milliseconds on an H100), so that the first launches, sized blind, are
+// short too.
+func (p *launchPlanner) startLevels() int {
+	if p.levels <= 0 {
+		return p.levels
+	}
+	return max(p.minLevels, min(p.levels, maxStartLevels))
+}
+
+// maxStartLevels bounds the levels of the launches before the first one
+// has ended (startLevels): eightfold tasks of 12 levels take 1.3 ms of one
+// thread on average on an H100 (N=19's), the largest about 20 times that.
+const maxStartLevels = 12
+
+// maxBatches is the most batches of a launch: those the GPU runs within
+// the bound, one at least; 0 (any) before a launch has been observed.
+func (p *launchPlanner) maxBatches() int {
+	if p.perBatch <= 0 || p.levels <= 0 {
+		return 0
+	}
+	return max(1, int(p.bound.Seconds()/p.perBatch))
+}
+
+// seconds is the GPU time of a launch of n tasks split to levels.
+func (p *launchPlanner) seconds(n, levels int) float64 {
+	return float64(n) / p.tasksPerBatch(levels) * p.perBatch
+}
+
+// tasksPerBatch is the tasks a batch makes split to levels: as packed, or
+// from the nearest levels packed (the deeper of two as near),
+// levelGrowth per level between them.
+func (p *launchPlanner) tasksPerBatch(levels int) float64 {
+	for d := 0; d < 64; d++ {
+		for _, l := range []int{levels - d, levels + d} {
+			if t := p.seen[l]; t != nil && t.batches > 0 {
+				return float64(t.tasks) / float64(t.batches) * math.Pow(levelGrowth, float64(l-levels))
+			}
+		}
+	}
+	return float64(p.batch)
+}
+
+// observe records a finished launch of group g that kept the GPU busy
+// for busy: the time from the end of the launch before it (or from its
+// own start, if later) to its end.
+func (p *launchPlanner) observe(g *group, busy time.Duration) {
+	batches := 0
+	for _, pt := range g.parts {
+		t := p.seen[pt.levels]
+		if t == nil {
+			t = &levelTasks{}
+			p.seen[pt.levels] = t
+		}
+		t.tasks += int64(pt.count)
+		t.batches += int64(len(pt.batches))
+		batches += len(pt.batches)
+	}
+	if batches == 0 || busy <= 0 {
 		return
 	}
-	p.tasks += int64(tasks)
-	p.busy += busy
+	// Sums, each launch weighing as long as it ran: the first, short
+	// launches, whose times are mostly the host's delay in seeing them
+	// end, count little once longer ones have run.
+	p.busy = p.busy*busyDecay + busy.Seconds()
+	p.batches = p.batches*busyDecay + float64(batches)
+	p.perBatch = p.busy / p.batches
 }
+
+// busyDecay is the weight of the launches before one, each launch, in the
+// planner's time per batch.
+const busyDecay = 0.5

@@ -11,8 +11,14 @@
 #   1. the environment (nvidia-smi, nvcc, `nqueens-gpu devices`) and the
 #      README's GPU quick start, -n 20 -device 0;
 #   2. our default count, one process per N of TIMES (default 18 19 20 21),
-#      -json; then N=18 and 20 again with -gpu-trace (each launch's tasks,
-#      and when it was packed, queued and done);
+#      -json; then N=18, 19 and 20 again with -gpu-trace (the start's
+#      steps, gpu-open and gpu-start, and each launch's tasks, levels and
+#      when it was packed, queued and done);
+#   2b. issue 33's measures for docs/benchmarks.md: N=22 with -checkpoint
+#      stopped by SIGINT 20 s in, then resumed (each process's wall and
+#      exit status, and the resumed count's seconds of both runs), next to
+#      an uninterrupted N=22 (-json); -device 0,cpu and -device 0 at N=21,
+#      twice each, alternating (-json);
 #   3. ygch's n_queens at the same N (bundle/shared/bench/peer-gpu.sh);
 #   4. run-gpu-checks.sh STEPS=tests,counts,sanitizer, MAXN=18 (OUT/checks);
 #   5. run-gpu-checks.sh STEPS=profile on a steady launch of nq_eightfold
@@ -62,10 +68,32 @@ for n in $times; do
 	run 120 ./nqueens-gpu -n "$n" -device 0 -json
 done
 run 20 nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv
-log "=== the launches' timeline (-gpu-trace), N=18 and 20"
-for n in 18 20; do
+log "=== the start's steps and the launches' timeline (-gpu-trace), N=18, 19 and 20"
+for n in 18 19 20; do
 	run 60 ./nqueens-gpu -n "$n" -device 0 -json -quiet -gpu-trace
 done
+
+log "=== a stop and a resume: N=22 with -checkpoint, SIGINT 20 s in, resumed; N=22 uninterrupted (left $(left) s)"
+if (($(left) > 260)); then
+	ck=/tmp/nq-session-n22.ckpt
+	rm -f "$ck"
+	a=$(date +%s.%N)
+	./nqueens-gpu -n 22 -device 0 -json -quiet -gpu-trace -checkpoint "$ck" -checkpoint-interval 5s >>"$main" 2>&1 &
+	pid=$!
+	sleep 20
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	log "rc=$rc wall=$(awk -v a="$a" -v b="$(date +%s.%N)" 'BEGIN{printf "%.3f", b-a}') :: N=22 stopped by SIGINT 20 s in"
+	run 120 ./nqueens-gpu -n 22 -device 0 -json -quiet -checkpoint "$ck"
+	run 120 ./nqueens-gpu -n 22 -device 0 -json -quiet
+fi
+log "=== the CPU next to the GPU: N=21, -device 0,cpu and -device 0, twice each (left $(left) s)"
+if (($(left) > 120)); then
+	for dev in 0,cpu 0 0,cpu 0; do
+		run 60 ./nqueens-gpu -n 21 -device "$dev" -json -quiet
+	done
+fi
 
 peers=$here/shared/bench/peer-gpu.sh
 if [ -x "$peers" ]; then

@@ -106,6 +106,8 @@ func (f *fakeEnv) hooks() hooks {
 		IsTerminal: func(io.Writer) bool { return false },
 		Since:      func(time.Time) time.Duration { return fixedElapsed },
 		Symmetric:  fakeSymmetric,
+		// The fake devices list no tasks: no task list to prepare.
+		PrepareList: func(context.Context, int, int) error { return nil },
 	}
 	if f.realCPU || f.realGPUs {
 		h.Symmetric = nil // real workers report Total alone

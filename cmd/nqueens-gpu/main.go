@@ -53,6 +53,12 @@ func main() {
 // hint): it parses args, counts, writes the results to stdout and
 // diagnostics to stderr, and returns the exit status.
 func run(name string, args []string, stdout, stderr io.Writer) int {
+	return runHooks(name, args, stdout, stderr, defaultHooks())
+}
+
+// runHooks is run with the ties to the devices h (tests of the whole
+// program replace some).
+func runHooks(name string, args []string, stdout, stderr io.Writer, h hooks) int {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	stops := stopSignals()
@@ -74,10 +80,10 @@ func run(name string, args []string, stdout, stderr io.Writer) int {
 	}()
 	if len(args) > 0 {
 		if sub, ok := subcommands[args[0]]; ok {
-			return sub(ctx, args[1:], stdout, stderr, defaultHooks())
+			return sub(ctx, args[1:], stdout, stderr, h)
 		}
 	}
-	return runAs(ctx, name, args, stdout, stderr, defaultHooks())
+	return runAs(ctx, name, args, stdout, stderr, h)
 }
 
 // stopSignals are the signals that stop a run in order (the checkpoint

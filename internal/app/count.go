@@ -69,15 +69,17 @@ func Count(ctx context.Context, opt CountOptions, stdout, stderr io.Writer, h Ho
 	}
 	h = h.WithDefaults()
 	if opt.GPUTrace {
-		opt.Tune.Trace = TraceLaunches(stderr)
+		opt.Tune.Trace, opt.Tune.OpenTrace = TraceLaunches(stderr), TraceOpen(stderr)
 	}
+	lists := prepareLists(ctx, opt, h) // while the devices open
 	devs, err := device.Open(opt.Devices, device.Options{Workers: opt.Workers, Algo: opt.Algo, RequireGPU: opt.RequireGPU}, h.Drivers(opt.Tune))
 	if err != nil {
 		return err
 	}
 	defer devs.Close()
 	reportOpen(stderr, devs, cpuEstimate(opt.Lo, opt.Hi, devs), opt.Verbose)
-	c := counter{opt: opt, devs: devs, h: h, stdout: stdout, stderr: stderr, out: resultWriter(opt, devs, h, stdout)}
+	c := counter{opt: opt, devs: devs, h: h, stdout: stdout, stderr: stderr, out: resultWriter(opt, devs, h, stdout),
+		lists: lists, opened: time.Now()}
 	for n := opt.Lo; n <= opt.Hi; n++ {
 		if ctx.Err() != nil {
 			return interrupted(ctx, "interrupted%s before N=%d", n)
@@ -127,11 +129,17 @@ type counter struct {
 	h              Hooks
 	stdout, stderr io.Writer
 	out            report.ResultWriter
+	lists          *taskLists // the eightfold task lists, prepared ahead
+	opened         time.Time  // when the devices were open
 }
 
 // one counts one N as a job of numbered batches on the devices, with
 // progress reports, checkpoints and shards as the options ask.
 func (c *counter) one(ctx context.Context, n int) error {
+	c.lists.wait(ctx, n)
+	if c.opt.GPUTrace && len(c.devs.GPUs) > 0 {
+		traceStart(c.stderr, n, c.opened, time.Now())
+	}
 	start := time.Now()
 	var rep *progress.Reporter
 	warn := func(msg string) {
@@ -360,15 +368,16 @@ func cpuEstimate(lo, hi int, devs *device.Devices) string {
 
 // TraceLaunches returns a gpu.Tuning.Trace that writes each launch to w as
 // one tab-separated line: "gpu-trace", N, the GPU's ordinal, the launch's
-// number, its tasks and batches, and the seconds since the solve began at
-// which its tasks were packed, it was queued and it ended. Lines of
-// several GPUs do not interleave.
+// number, its tasks and batches, the seconds since the solve began at
+// which its tasks were packed, it was queued and it ended, and the most
+// levels of its eightfold tasks (0 for other tasks). Lines of several GPUs
+// do not interleave.
 func TraceLaunches(w io.Writer) func(gpu.LaunchTrace) {
 	var mu sync.Mutex
 	return func(l gpu.LaunchTrace) {
 		mu.Lock()
 		defer mu.Unlock()
-		fmt.Fprintf(w, "gpu-trace\t%d\t%d\t%d\t%d\t%d\t%.6f\t%.6f\t%.6f\n", l.N, l.Device, l.Launch, l.Tasks, l.Batches,
-			l.Packed.Seconds(), l.Queued.Seconds(), l.Done.Seconds())
+		fmt.Fprintf(w, "gpu-trace\t%d\t%d\t%d\t%d\t%d\t%.6f\t%.6f\t%.6f\t%d\n", l.N, l.Device, l.Launch, l.Tasks, l.Batches,
+			l.Packed.Seconds(), l.Queued.Seconds(), l.Done.Seconds(), l.Levels)
 	}
 }

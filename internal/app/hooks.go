@@ -14,6 +14,7 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/progress"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
 
 // Hooks are the commands' ties to the devices, the clock and the job's
@@ -43,6 +44,10 @@ type Hooks struct {
 	// Now stamps the JSON records of a count with the time each N ended;
 	// nil means time.Now.
 	Now func() time.Time
+	// PrepareList makes the eightfold task list of n and split ahead of
+	// its count (see taskLists); nil means tasks.PrepareEightfold. Tests
+	// whose devices list no tasks set one that does nothing.
+	PrepareList func(ctx context.Context, n, split int) error
 }
 
 // RealDrivers are the cpu and gpu packages.
@@ -80,6 +85,9 @@ func (h Hooks) WithDefaults() Hooks {
 	}
 	if h.Now == nil {
 		h.Now = time.Now
+	}
+	if h.PrepareList == nil {
+		h.PrepareList = tasks.PrepareEightfold
 	}
 	return h
 }

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
@@ -374,9 +375,9 @@ func openGPUs(set Set, d Drivers) (gs []job.Backend, infos []gpu.DeviceInfo, no 
 			fixes = append(fixes, "nqueens-gpu devices lists them")
 		}
 	}
-	for _, g := range want {
-		b, err := d.OpenGPU(g.Ordinal)
-		if err != nil {
+	opened, errs := openAll(want, d)
+	for i, g := range want {
+		if err := errs[i]; err != nil {
 			why, fix := d.Explain(err)
 			failed = append(failed, fmt.Sprintf("GPU %d did not open: %s", g.Ordinal, why))
 			if detail := err.Error(); detail != why {
@@ -387,7 +388,7 @@ func openGPUs(set Set, d Drivers) (gs []job.Backend, infos []gpu.DeviceInfo, no 
 			}
 			continue
 		}
-		gs, infos = append(gs, b), append(infos, g)
+		gs, infos = append(gs, opened[i]), append(infos, g)
 	}
 	if len(gs) == 0 {
 		return nil, nil, noGPU{strings.Join(failed, "; "), strings.Join(dedupe(fixes), "; "), strings.Join(details, "; ")}, nil
@@ -414,6 +415,23 @@ func ordinals(devs []gpu.DeviceInfo) string {
 		return fmt.Sprintf("GPUs %s to %s", s[0], s[len(s)-1])
 	}
 	return "GPUs " + strings.Join(s, ", ")
+}
+
+// openAll opens the GPUs gs at once (each creates its context and loads
+// its kernels, a fraction of a second), and returns their backends and
+// errors in gs's order.
+func openAll(gs []gpu.DeviceInfo, d Drivers) ([]job.Backend, []error) {
+	bs, errs := make([]job.Backend, len(gs)), make([]error, len(gs))
+	var wg sync.WaitGroup
+	for i, g := range gs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			bs[i], errs[i] = d.OpenGPU(g.Ordinal)
+		}()
+	}
+	wg.Wait()
+	return bs, errs
 }
 
 // dedupe drops the repeats of list, keeping the order.
@@ -466,18 +484,33 @@ func (d *Devices) Spec(n int, algo nq.Algo, depth int) nq.Spec {
 	if algo == "" {
 		algo = d.Algo
 	}
-	s := nq.Spec{N: n, Algo: algo, Depth: depth}
+	var sms []int
 	for _, g := range d.GPUs {
-		s.SMs = append(s.SMs, g.SMs)
+		sms = append(sms, g.SMs)
 	}
-	return plan.Normalize(s)
+	return normalize(nq.Spec{N: n, Algo: algo, Depth: depth, SMs: sms})
+}
+
+// normalize is plan.Normalize: every spec of a count is set up here.
+func normalize(s nq.Spec) nq.Spec { return plan.Normalize(s) }
+
+// GuessSpec is the spec of a count of n with algo ("": the default) at
+// depth before the devices are open: a count's on the CPU (plan.Normalize
+// without GPUs). The program prepares the count's task list from it while
+// the devices open; for the N whose lists take time (N=17 on) the GPUs'
+// spec lists the same tasks.
+func GuessSpec(n int, algo nq.Algo, depth int) nq.Spec {
+	return normalize(nq.Spec{N: n, Algo: algo, Depth: depth})
 }
 
 // Job is the configuration of a job that counts spec on every device:
 // cfg (its Plan, Symmetric and the long-run fields) with the spec and the
-// backends.
+// backends, the CPU beside the GPUs where it counts next to them.
 func (d *Devices) Job(spec nq.Spec, cfg job.Config) job.Config {
 	cfg.Spec, cfg.Backends = spec, d.Backends
+	if d.Kind == "gpu+cpu" {
+		cfg.Beside = 1 // the CPU, last: it takes batches only where it helps
+	}
 	return cfg
 }
 

@@ -2,9 +2,12 @@
 // (libcuda.so.1) for the tests of the CUDA build on machines without a
 // GPU. The program loads it through NQUEENS_LIBCUDA and goes through its
 // contexts, modules, streams, copies and launches as on a real driver;
-// it runs no kernel. The environment variables FAKECUDA_MODE (ok, slow,
-// null), FAKECUDA_BUSY_S and FAKECUDA_FAIL make it misbehave as a real
-// driver or a simulator's stub could: src/libcuda.c says how.
+// it runs no kernel, but its eightfold kernels can count (it searches the
+// tasks itself) and its launches can take the time of their tasks, on
+// several GPUs. The environment variables FAKECUDA_* choose: misbehaving
+// as a real driver or a simulator's stub could (MODE, BUSY_S, FAIL), the
+// GPUs (DEVICES, SMS), the time of a task (TASK_US, NODE_NS), counting
+// (VALUES) and a log of the launches (LOG): src/libcuda.c says how.
 package fakecuda
 
 import (

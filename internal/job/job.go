@@ -77,6 +77,10 @@ type Config struct {
 	// batches in hand; then it drops them (the next run counts them) and
 	// returns. 0 means DefaultStopWait.
 	StopWait time.Duration
+	// Beside is the number of backends, at the end of Backends, that
+	// count beside the others only where that makes the count shorter
+	// (the CPU next to GPUs: share.go). The job then makes its plan.
+	Beside int
 }
 
 // DefaultStopWait is the default of Config.StopWait: a signal ends a run
@@ -121,6 +125,7 @@ type Job struct {
 	created time.Time
 	runs    int
 	prevSec float64
+	share   share // the beside backends' claims (share.go)
 }
 
 // New prepares a job. With a checkpoint file it makes the plan at once,
@@ -178,6 +183,9 @@ func (cfg Config) withDefaults() Config {
 	}
 	if cfg.Shard.Whole() {
 		cfg.Shard = plan.Shard{Index: 0, Count: 1}
+	}
+	if cfg.Beside > 0 {
+		cfg.NeedPlan = true // the batches left, for share.go
 	}
 	return cfg
 }

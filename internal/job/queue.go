@@ -57,6 +57,7 @@ func (j *Job) finish(w int, batches []int, p nq.Partial) {
 		j.perWorker[w] += len(batches)
 	}
 	j.sum.Add(p)
+	j.shareDone(w, batches)
 }
 
 // runBackends runs the backends in passes until every batch is done, ctx
@@ -109,7 +110,7 @@ func (j *Job) pass(ctx context.Context, alive []bool) (errs []error, ok bool) {
 					errs[i] = fmt.Errorf("panic: %v", r)
 				}
 			}()
-			errs[i] = b.Count(ctx, j.spec, j.claim, func(bs []int, p nq.Partial) { j.finish(i, bs, p) })
+			errs[i] = b.Count(ctx, j.spec, j.claimFor(i), func(bs []int, p nq.Partial) { j.finish(i, bs, p) })
 		}(i, b)
 	}
 	return errs, j.wait(ctx, &wg)

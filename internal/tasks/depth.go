@@ -1,6 +1,9 @@
 package tasks
 
-import "errors"
+import (
+	"context"
+	"errors"
+)
 
 // DepthFor picks the depth of the symmetry boards of a count at n that
 // must supply at least minTasks tasks: the smallest depth from
@@ -34,9 +37,15 @@ func SplitFor(n, minTasks int) int {
 		return DefaultSplit(n)
 	}
 	return deepEnough(DefaultSplit(n), n-5, minTasks, func(split int, limit int64) int64 {
-		return countTasks(limit, func(emit func(int) error) error {
-			return EnumerateEightfold(n, split, 1024, func(e *Eightfold) error { return emit(e.Len()) })
-		})
+		// The list of a split is counted on every core once per
+		// process, and kept: the count that asks for this split lists
+		// its tasks from it (the program prepares the default split's
+		// list as it starts).
+		l, err := NewEightfoldList(context.Background(), n, split)
+		if err != nil {
+			return 0
+		}
+		return l.Tasks()
 	})
 }
 

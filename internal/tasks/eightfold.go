@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/bits"
 	"runtime"
@@ -307,22 +308,32 @@ func findOrbits(ctx context.Context, n int) ([]Border, error) {
 	if n < orientMinN {
 		return out, nil
 	}
+	onCores(ctx, len(out), func() func(int) {
+		return func(i int) { out[i] = orient(n, out[i]) }
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// onCores runs the items 0 to n-1 on GOMAXPROCS goroutines, each running
+// the function its call of worker returns (its own state), until they are
+// through or ctx is cancelled.
+func onCores(ctx context.Context, n int, worker func() func(i int)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := runtime.GOMAXPROCS(0); w > 0; w-- {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < len(out) && ctx.Err() == nil; i = int(next.Add(1) - 1) {
-				out[i] = orient(n, out[i])
+			do := worker()
+			for i := int(next.Add(1) - 1); i < n && ctx.Err() == nil; i = int(next.Add(1) - 1) {
+				do(i)
 			}
 		}()
 	}
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // borderPlan is how the search of a border's tasks runs.
@@ -470,14 +481,19 @@ func (e *Eightfold) Levels(i int) int { return int(e.Meta[i] & 0xff) }
 // Σ weight × completions is unchanged. A GPU whose stack holds
 // NQ_EF_FRAMES(levels) frames runs the result (gpu: one frame fewer than
 // a border's deepest tasks need). out takes e's N and Split if it has no
-// N; the children's prefixes are longer than out.Split says. It returns
-// out.
+// N; the children's prefixes are longer than out.Split says. A batch
+// listed without Cols (EightfoldList.Range) gives children without. It
+// returns out.
 func (e *Eightfold) SplitLevels(levels int, out *Eightfold) *Eightfold {
 	if out.N == 0 {
 		out.N, out.Split = e.N, e.Split
 	}
 	for i := 0; i < e.Len(); i++ {
-		out.splitTask(e.Task(i), e.Left[i], e.Right[i], e.Down[i], e.Meta[i], levels)
+		var cols []uint8
+		if len(e.Cols) > 0 {
+			cols = e.Task(i)
+		}
+		out.splitTask(cols, e.Left[i], e.Right[i], e.Down[i], e.Meta[i], levels)
 	}
 	return out
 }
@@ -521,7 +537,9 @@ func (o *Eightfold) splitTask(cols []uint8, l, r uint64, d, meta uint32, levels 
 		if ^(uint32(cl>>32) | uint32(cr) | cd) == 0 {
 			continue // the child's start row has no free column
 		}
-		c[row] = uint8(bits.TrailingZeros32(bit))
+		if len(c) > 0 {
+			c[row] = uint8(bits.TrailingZeros32(bit))
+		}
 		o.splitTask(c, cl, cr, cd, child, levels)
 	}
 }
@@ -588,46 +606,69 @@ func enumerateEightfold(ctx context.Context, n, split, batch int, dig *eightfold
 	if err != nil {
 		return err
 	}
-	if batch < 1 {
-		batch = 1
-	}
-	e := efEnum{n: n, batch: batch, emit: emit, dig: dig, out: &Eightfold{N: n, Split: split}}
-	e.high = ^uint32(0) << n
+	e := newEfEnum(n, split, batch, true, emit)
+	e.dig = dig
 	for _, b := range borders {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		e.pl = planBorder(n, split, b)
-		for r := range e.cols[:n] {
-			e.cols[r] = NoQueen
-		}
-		q, k := b.queens(n)
-		for i := 0; i < k; i++ {
-			e.cols[q[i][0]] = uint8(q[i][1])
-		}
-		e.meta = e.pl.shape | uint32(b.Weight)<<24
-		if dig != nil {
-			dig.border(e.cols[:n], byte(b.Weight))
-		}
-		if err := e.prefix(0, e.pl.l, e.pl.r, e.pl.d); err != nil {
+		if err := e.border(b); err != nil {
 			return err
 		}
 	}
-	if e.out.Len() > 0 {
-		return emit(e.out)
-	}
-	return nil
+	return e.flush()
 }
 
 type efEnum struct {
-	n, batch int
-	emit     func(*Eightfold) error
-	dig      *eightfoldDigester
-	out      *Eightfold
-	pl       borderPlan
-	high     uint32 // the bits from n up
-	meta     uint32
-	cols     [32]uint8
+	n, split, batch int
+	emit            func(*Eightfold) error
+	dig             *eightfoldDigester
+	out             *Eightfold
+	noCols          bool // leave out.Cols empty
+	// skip is the number of tasks to pass over before the first one
+	// listed; left, if positive, the number still to list, after which
+	// prefix returns errListed.
+	skip, left int64
+	pl         borderPlan
+	high       uint32 // the bits from n up
+	meta       uint32
+	cols       [32]uint8
+}
+
+// errListed ends a listing that has listed the tasks it was asked for.
+var errListed = errors.New("tasks: listed")
+
+func newEfEnum(n, split, batch int, cols bool, emit func(*Eightfold) error) *efEnum {
+	e := &efEnum{n: n, split: split, batch: max(1, batch), emit: emit, out: &Eightfold{N: n, Split: split}, noCols: !cols}
+	e.high = ^uint32(0) << n
+	return e
+}
+
+// border lists the tasks of border b.
+func (e *efEnum) border(b Border) error {
+	e.pl = planBorder(e.n, e.split, b)
+	for r := range e.cols[:e.n] {
+		e.cols[r] = NoQueen
+	}
+	q, k := b.queens(e.n)
+	for i := 0; i < k; i++ {
+		e.cols[q[i][0]] = uint8(q[i][1])
+	}
+	e.meta = e.pl.shape | uint32(b.Weight)<<24
+	if e.dig != nil {
+		e.dig.border(e.cols[:e.n], byte(b.Weight))
+	}
+	return e.prefix(0, e.pl.l, e.pl.r, e.pl.d)
+}
+
+// flush emits the batch in hand, if it has tasks.
+func (e *efEnum) flush() error {
+	if e.out.Len() == 0 {
+		return nil
+	}
+	err := e.emit(e.out)
+	e.out.Reset()
+	return err
 }
 
 // prefix fills prefix row i (rows[i]) in every way and emits a task at the
@@ -639,26 +680,7 @@ func (e *efEnum) prefix(i int, l, r uint64, d uint32) error {
 	}
 	pl := &e.pl
 	if i == pl.p {
-		if e.dig != nil {
-			var pre [32]uint8
-			for j, r := range pl.rows[:pl.p] {
-				pre[j] = e.cols[r]
-			}
-			e.dig.task(pre[:pl.p])
-		}
-		o := e.out
-		o.Cols = append(o.Cols, e.cols[:e.n]...)
-		o.Left = append(o.Left, l)
-		o.Right = append(o.Right, r)
-		o.Down = append(o.Down, d|e.high)
-		o.Meta = append(o.Meta, e.meta)
-		if o.Len() == e.batch {
-			if err := e.emit(o); err != nil {
-				return err
-			}
-			o.Reset()
-		}
-		return nil
+		return e.task(l, r, d)
 	}
 	row := pl.rows[i]
 	s := uint(pl.rows[i+1] - row)
@@ -670,6 +692,42 @@ func (e *efEnum) prefix(i int, l, r uint64, d uint32) error {
 		}
 	}
 	e.cols[row] = NoQueen
+	return nil
+}
+
+// task lists the task at the start row, whose words are l, r, d, unless
+// it is one to pass over.
+func (e *efEnum) task(l, r uint64, d uint32) error {
+	if e.skip > 0 {
+		e.skip--
+		return nil
+	}
+	pl := &e.pl
+	if e.dig != nil {
+		var pre [32]uint8
+		for j, r := range pl.rows[:pl.p] {
+			pre[j] = e.cols[r]
+		}
+		e.dig.task(pre[:pl.p])
+	}
+	o := e.out
+	if !e.noCols {
+		o.Cols = append(o.Cols, e.cols[:e.n]...)
+	}
+	o.Left = append(o.Left, l)
+	o.Right = append(o.Right, r)
+	o.Down = append(o.Down, d|e.high)
+	o.Meta = append(o.Meta, e.meta)
+	if o.Len() == e.batch {
+		if err := e.flush(); err != nil {
+			return err
+		}
+	}
+	if e.left > 0 {
+		if e.left--; e.left == 0 {
+			return errListed
+		}
+	}
 	return nil
 }
 

@@ -2,7 +2,7 @@ package tasks
 
 // SetOrientMinN sets the smallest N whose borders orient chooses (see
 // orientMinN) for a test, and empties the cache of orbits; the function
-// it returns restores both.
+// it returns restores both. The cache of task lists goes with it.
 func SetOrientMinN(n int) (restore func()) {
 	old := orientMinN
 	orientMinN = n
@@ -17,4 +17,7 @@ func forgetOrbits() {
 	orbits.Lock()
 	orbits.m = nil
 	orbits.Unlock()
+	lists.Lock()
+	lists.m = nil
+	lists.Unlock()
 }

@@ -12,6 +12,11 @@
 #      CPU: every N's Total, Unique, C1, C2, C4 and C8, and "backend":"gpu";
 #   2. BIN check -n 4-10 -device 0,cpu -require-gpu (the GPU's eightfold and
 #      symmetry kernels next to the CPU's and the published table);
+#   2b. a count of N=GPUSIM_RESUME_N (default 11) in launches of at most
+#      512 tasks, with -checkpoint, stopped by SIGINT after
+#      GPUSIM_STOP_AFTER seconds (default 10) while a launch runs (the
+#      simulator runs it inside cuLaunchKernel), then resumed: the stopped
+#      run must save some batches and not all, the resumed one be exact;
 #   3. unless GPUSIM_VARIANTS=0: the gpu package's tests on the simulated
 #      GPU (TestSolveMatchesCPU for N=1..GPUSIM_TEST_MAXN, default 6: every
 #      variant, several launches per N, nodes against the host's C search;
@@ -107,6 +112,32 @@ else
 	sed 's/^/  /' check.txt
 	failed=1
 fi
+# resume: a count stopped while a launch runs, and resumed (2b above).
+resume() {
+	local n=${GPUSIM_RESUME_N:-11} ck=$run/resume.ckpt t0 pid rc=0
+	t0=$(date +%s)
+	local args=(-n "$n" -device 0 -require-gpu -json -quiet -gpu-max-tasks 512 -checkpoint "$ck" -checkpoint-interval 1s)
+	"$bin" -n "$n" -device cpu -json >"cpu-$n.json"
+	GPGPUSIM_STDOUT="$run/sim-resume1.log" "$bin" "${args[@]}" >resume1.json 2>resume1.txt &
+	pid=$!
+	sleep "${GPUSIM_STOP_AFTER:-10}"
+	kill -INT "$pid"
+	wait "$pid" || rc=$?
+	local saved
+	saved=$(python3 -c 'import json,sys; b=json.load(open(sys.argv[1]))["body"]; print(b["done_batches"], b["job"]["batches"], b["complete"])' "$ck")
+	read -r done all complete <<<"$saved"
+	if [ "$rc" = 130 ] && [ "$done" -gt 0 ] && [ "$complete" = False ] &&
+		GPGPUSIM_STDOUT="$run/sim-resume2.log" "$bin" "${args[@]}" >resume2.json 2>resume2.txt &&
+		compare "cpu-$n.json" resume2.json; then
+		printf 'PASS %-44s -n %s  %3d s  (%s of %s batches saved)\n' "stopped in a launch and resumed" "$n" $(($(date +%s) - t0)) "$done" "$all"
+	else
+		printf 'FAIL %-44s -n %s  (exit %s, %s of %s batches saved, complete %s)\n' "stopped in a launch and resumed" "$n" "$rc" "$done" "$all" "$complete"
+		cat resume1.txt resume2.txt 2>/dev/null | sed 's/^/  /' | head -8
+		failed=1
+	fi
+}
+resume
+
 # The gpu package's own tests on the simulated GPU: every kernel variant,
 # with small launches too (several per N, both slots), N=1..GPUSIM_TEST_MAXN
 # at two depths, counts against the CPU path and nodes against the host's

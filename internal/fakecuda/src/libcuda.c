@@ -1,21 +1,30 @@
 // A stand-in for the NVIDIA driver library, libcuda.so.1, for tests on
 // machines without a GPU: nqueens-gpu opens it through NQUEENS_LIBCUDA
 // (gpu/cudashim.c) and goes through its contexts, modules, streams,
-// copies and launches as on a real driver. It runs no kernel. Device
-// memory is host memory, so copies and memsets do what they say.
+// copies and launches as on a real driver. Device memory is host memory,
+// so copies and memsets do what they say.
 //
 // FAKECUDA_MODE picks how it behaves:
-//   ok     every call succeeds; a launch is done at once. It computes
-//          nothing, but a launch of nq_eightfold moves the task counter
-//          on as the kernel would (count, plus one look per thread), so
-//          that the program's self-test passes; the counts are zero.
+//   ok     every call succeeds; a launch is done at once. A launch of
+//          nq_eightfold moves the task counter on as the kernel would
+//          (count, plus one look per thread), so that the program's
+//          self-test passes; it counts nothing unless FAKECUDA_VALUES.
 //   slow   as ok, but a launch on a stream of its own (not the default
-//          stream) keeps it busy for FAKECUDA_BUSY_S seconds (default 3600): cuStreamQuery says
-//          CUDA_ERROR_NOT_READY and the synchronising calls sleep until
-//          then, as on a GPU running a long kernel.
+//          stream) keeps it busy for FAKECUDA_BUSY_S seconds (default
+//          3600): cuStreamQuery says CUDA_ERROR_NOT_READY and the
+//          synchronising calls sleep until then, as on a GPU running a
+//          long kernel.
 //   stub   as ok, but a launch does nothing at all (a simulator's stub).
 //   null   module, function, stream and memory calls succeed but return
 //          null handles (as GPGPU-Sim's stubs of the driver API do).
+// Launches that take a set time per task (modes ok and slow: fk_timed)
+// and eightfold kernels that count (FAKECUDA_VALUES=count: fk_eightfold)
+// are described below; FAKECUDA_DEVICES=K (default 1) gives K GPUs, each
+// running its launches one after another, whatever their streams, with
+// FAKECUDA_SMS streaming multiprocessors each (default 4).
+// FAKECUDA_LOG=FILE appends a line per timed launch to FILE: "launch",
+// the device, the tasks, and when it starts and ends on its GPU (seconds
+// of CLOCK_REALTIME), so that a test sees how busy each GPU was.
 // FAKECUDA_FAIL=NAME[:CODE] makes the driver function NAME (its exported
 // name, e.g. cuMemAlloc_v2) return CODE (default 2, out of memory).
 // FAKECUDA_LOG_LOADS (set) prints "fakecuda: cuModuleLoadDataEx KERNEL"
@@ -69,13 +78,38 @@ static double fk_now(void) {
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-// A stream is the time its last launch ends; the default stream is 0.
+// A stream is the time its last launch ends, and its GPU; the default
+// stream is 0.
 struct fk_stream {
 	double busy_until;
+	int dev;
 };
+
+// A context is its GPU; fk_cur is the calling thread's current one.
+struct fk_ctx {
+	int dev;
+};
+
+static __thread struct fk_ctx *fk_cur;
+
+// fk_dev_busy[d] is the time GPU d's last timed launch ends.
+#define FK_MAX_DEVICES 16
+static double fk_dev_busy[FK_MAX_DEVICES];
 
 static pthread_mutex_t fk_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct fk_stream fk_default;
+
+// fk_env is the number in environment variable name, or def.
+static double fk_env(const char *name, double def) {
+	const char *v = getenv(name);
+	return v != NULL && v[0] != '\0' ? atof(v) : def;
+}
+
+// fk_devices is the number of GPUs: FAKECUDA_DEVICES, 1 to FK_MAX_DEVICES.
+static int fk_devices(void) {
+	int n = (int)fk_env("FAKECUDA_DEVICES", 1);
+	return n < 1 ? 1 : n > FK_MAX_DEVICES ? FK_MAX_DEVICES : n;
+}
 
 static struct fk_stream *fk_stream_of(CUstream s) {
 	return s == NULL ? &fk_default : (struct fk_stream *)s;
@@ -129,16 +163,16 @@ CUresult cuGetErrorString(CUresult e, const char **s) {
 
 CUresult cuDeviceGetCount(int *n) {
 	FK_FAIL("cuDeviceGetCount");
-	*n = 1;
+	*n = fk_devices();
 	return CUDA_SUCCESS;
 }
 
 CUresult cuDeviceGet(CUdevice *d, int ordinal) {
 	FK_FAIL("cuDeviceGet");
-	if (ordinal != 0) {
+	if (ordinal < 0 || ordinal >= fk_devices()) {
 		return CUDA_ERROR_INVALID_DEVICE;
 	}
-	*d = 0;
+	*d = ordinal;
 	return CUDA_SUCCESS;
 }
 
@@ -148,12 +182,12 @@ CUresult cuDeviceGetName(char *name, int len, CUdevice d) {
 	return CUDA_SUCCESS;
 }
 
-// The attributes of a small Hopper-like GPU: 4 SMs.
+// The attributes of a small Hopper-like GPU: 4 SMs (FAKECUDA_SMS).
 CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) {
 	(void)d;
 	FK_FAIL("cuDeviceGetAttribute");
 	switch (a) {
-	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 4; break;
+	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = (int)fk_env("FAKECUDA_SMS", 4); break;
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = 9; break;
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
 	case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: *v = 2048; break;
@@ -173,13 +207,13 @@ CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice d) {
 	return CUDA_SUCCESS;
 }
 
-static int fk_context;
-
 CUresult cuCtxCreate_v2(CUcontext *c, unsigned int flags, CUdevice d) {
 	(void)flags;
-	(void)d;
 	FK_FAIL("cuCtxCreate_v2");
-	*c = (CUcontext)&fk_context;
+	struct fk_ctx *x = calloc(1, sizeof *x);
+	x->dev = (int)d;
+	fk_cur = x;
+	*c = (CUcontext)x;
 	return CUDA_SUCCESS;
 }
 
@@ -199,12 +233,12 @@ CUresult cuCtxDestroy_v2(CUcontext c) {
 }
 
 CUresult cuCtxGetCurrent(CUcontext *c) {
-	*c = (CUcontext)&fk_context;
+	*c = (CUcontext)fk_cur;
 	return CUDA_SUCCESS;
 }
 
 CUresult cuCtxSetCurrent(CUcontext c) {
-	(void)c;
+	fk_cur = (struct fk_ctx *)c;
 	return CUDA_SUCCESS;
 }
 
@@ -313,7 +347,11 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, CUfunction f, 
 CUresult cuStreamCreate(CUstream *s, unsigned int flags) {
 	(void)flags;
 	FK_FAIL("cuStreamCreate");
-	*s = fk_is("null") ? NULL : (CUstream)calloc(1, sizeof(struct fk_stream));
+	struct fk_stream *x = fk_is("null") ? NULL : calloc(1, sizeof(struct fk_stream));
+	if (x != NULL && fk_cur != NULL) {
+		x->dev = fk_cur->dev;
+	}
+	*s = (CUstream)x;
 	return CUDA_SUCCESS;
 }
 
@@ -336,6 +374,131 @@ CUresult cuStreamSynchronize(CUstream s) {
 	return CUDA_SUCCESS;
 }
 
+// Timed launches. With FAKECUDA_TASK_US=T a launch on a stream of its own
+// takes the time of its tasks: T microseconds of one thread for each (an
+// eightfold task of J levels, T × R^(J - L), R = FAKECUDA_LEVEL_RATIO,
+// default 6: a search tree grows about 6 times a level; L =
+// FAKECUDA_TASK_LEVELS, default 10); with FAKECUDA_NODE_NS=T (eightfold
+// kernels only), T nanoseconds of one thread for each node of the task's
+// search, which the stand-in then runs (fk_ef). The grid's threads share
+// the tasks evenly: a launch lasts their time over min(tasks, threads),
+// from when the GPU's launch before it ends.
+static int fk_timed(void) { return fk_env("FAKECUDA_TASK_US", 0) > 0 || fk_env("FAKECUDA_NODE_NS", 0) > 0; }
+
+// fk_pow is x to the integer power k.
+static double fk_pow(double x, int k) {
+	double p = 1;
+	for (int i = 0; i < (k < 0 ? -k : k); i++) {
+		p *= x;
+	}
+	return k < 0 ? 1 / p : p;
+}
+
+// fk_ef searches an eightfold task (tasks.Eightfold's words l, r, d and
+// Meta word meta) and returns its completions, adding its nodes (the
+// queens its loops place) to *nodes: at each level one child per free
+// column, the rows to the next level 1 plus the skips at this level, the
+// last level a test.
+static uint64_t fk_ef(uint64_t l, uint64_t r, uint32_t d, uint32_t meta, uint64_t *nodes) {
+	uint32_t free = ~((uint32_t)(l >> 32) | (uint32_t)r | d);
+	int j = (int)(meta & 0xff);
+	if (j <= 1) {
+		return free != 0;
+	}
+	unsigned s = 1, skips[2] = {0xff, 0xff}, kept = 0;
+	for (int i = 0; i < 2; i++) {
+		unsigned k = meta >> (8 + 8 * i) & 0xff;
+		if (k == 0) {
+			s++;
+		} else if (k != 0xff) {
+			skips[kept++] = k - 1;
+		}
+	}
+	uint32_t child = (uint32_t)(j - 1) | skips[0] << 8 | skips[1] << 16 | (meta & 0xff000000u);
+	uint64_t c = 0;
+	for (; free != 0; free &= free - 1) {
+		uint32_t bit = free & -free;
+		(*nodes)++;
+		c += fk_ef((l | (uint64_t)bit << 32) << s, (r | bit) >> s, d | bit, child, nodes);
+	}
+	return c;
+}
+
+// Counting. With FAKECUDA_VALUES=count the eightfold kernels count: Σ
+// weight × completions of their tasks into out[2], and with the _nodes
+// twins the nodes into out[3], as the real kernels add them (the others
+// count nothing). fk_eightfold does so for a launch of f with params and
+// returns the threads' time of its tasks (fk_timed).
+static double fk_eightfold(const char *f, void **params) {
+	int count = *(int *)params[0];
+	const uint64_t *left = (const uint64_t *)(uintptr_t)(*(CUdeviceptr *)params[1]);
+	const uint64_t *right = (const uint64_t *)(uintptr_t)(*(CUdeviceptr *)params[2]);
+	const uint32_t *down = (const uint32_t *)(uintptr_t)(*(CUdeviceptr *)params[3]);
+	const uint32_t *meta = (const uint32_t *)(uintptr_t)(*(CUdeviceptr *)params[4]);
+	uint64_t *out = (uint64_t *)(uintptr_t)(*(CUdeviceptr *)params[5]);
+	const char *v = getenv("FAKECUDA_VALUES");
+	int values = v != NULL && strcmp(v, "count") == 0;
+	double node_ns = fk_env("FAKECUDA_NODE_NS", 0), task_us = fk_env("FAKECUDA_TASK_US", 0);
+	double ratio = fk_env("FAKECUDA_LEVEL_RATIO", 6);
+	int ref = (int)fk_env("FAKECUDA_TASK_LEVELS", 10);
+	uint64_t total = 0, nodes = 0;
+	double t = 0;
+	for (int i = 0; i < count; i++) {
+		if (values || node_ns > 0) {
+			uint64_t n = 0;
+			total += (meta[i] >> 24) * fk_ef(left[i], right[i], down[i], meta[i], &n);
+			nodes += n;
+			t += (double)n * node_ns * 1e-9;
+		}
+		t += task_us * 1e-6 * fk_pow(ratio, (int)(meta[i] & 0xff) - ref);
+	}
+	if (values) {
+		out[2] += total;
+		if (strstr(f, "_nodes") != NULL) {
+			out[3] += nodes;
+		}
+	}
+	return t;
+}
+
+// fk_log appends a line to FAKECUDA_LOG, if set.
+static void fk_log(int dev, int tasks, double start, double end) {
+	const char *path = getenv("FAKECUDA_LOG");
+	if (path == NULL || path[0] == '\0') {
+		return;
+	}
+	FILE *f = fopen(path, "a");
+	if (f == NULL) {
+		return;
+	}
+	fprintf(f, "launch %d %d %.6f %.6f\n", dev, tasks, start, end);
+	fclose(f);
+}
+
+// fk_realtime is CLOCK_REALTIME in seconds, for FAKECUDA_LOG.
+static double fk_realtime(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+// fk_schedule makes stream s busy for the time of a launch of tasks tasks
+// that runs for seconds once its GPU is free.
+static void fk_schedule(CUstream s, int tasks, double seconds) {
+	struct fk_stream *x = fk_stream_of(s);
+	pthread_mutex_lock(&fk_mu);
+	double now = fk_now(), start = fk_dev_busy[x->dev] > now ? fk_dev_busy[x->dev] : now;
+	double end = start + seconds;
+	fk_dev_busy[x->dev] = end;
+	x->busy_until = end;
+	if (end > fk_latest) {
+		fk_latest = end;
+	}
+	pthread_mutex_unlock(&fk_mu);
+	double wall = fk_realtime() - now;
+	fk_log(x->dev, tasks, start + wall, end + wall);
+}
+
 CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,
 			unsigned int by, unsigned int bz, unsigned int shared, CUstream s, void **params, void **extra) {
 	(void)gy;
@@ -348,23 +511,38 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned
 	if (fk_is("stub")) {
 		return CUDA_SUCCESS;
 	}
-	// nq_eightfold(int count, left, right, down, meta, out, unsigned
-	// *next): every task is taken, and each thread looks once more and
-	// finds none.
-	if (f != NULL && strcmp((const char *)f, "nq_eightfold") == 0 && params != NULL) {
-		int count = *(int *)params[0];
-		unsigned int *next = (unsigned int *)(uintptr_t)(*(CUdeviceptr *)params[6]);
-		*next += (unsigned int)count + gx * bx;
+	const char *name = f != NULL ? (const char *)f : "";
+	// The task count's parameter: nq_eightfold*(count, ...),
+	// nq_carry_frames*(n, count, ...), nq_symmetry_boards*(n, depth,
+	// count, ...).
+	int at = strncmp(name, "nq_carry", 8) == 0 ? 1 : strncmp(name, "nq_symmetry", 11) == 0 ? 2 : 0;
+	int count = params != NULL ? *(int *)params[at] : 0;
+	double t = 0;
+	if (strncmp(name, "nq_eightfold", 12) == 0 && params != NULL) {
+		t = fk_eightfold(name, params);
+		// The dynamic kernels: every task is taken, and each thread
+		// looks once more and finds none.
+		if (strstr(name, "_static") == NULL) {
+			unsigned int *next = (unsigned int *)(uintptr_t)(*(CUdeviceptr *)params[6]);
+			*next += (unsigned int)count + gx * bx;
+		}
+	} else {
+		t = count * fk_env("FAKECUDA_TASK_US", 0) * 1e-6;
 	}
-	if (fk_is("slow") && s != NULL) { // the default stream: the program's self-test
-		const char *b = getenv("FAKECUDA_BUSY_S");
-		double until = fk_now() + (b != NULL ? atof(b) : 3600);
+	if (s == NULL) { // the default stream: the program's self-test
+		return CUDA_SUCCESS;
+	}
+	if (fk_is("slow")) {
+		double until = fk_now() + fk_env("FAKECUDA_BUSY_S", 3600);
 		pthread_mutex_lock(&fk_mu);
 		fk_stream_of(s)->busy_until = until;
 		if (until > fk_latest) {
 			fk_latest = until;
 		}
 		pthread_mutex_unlock(&fk_mu);
+	} else if (fk_timed()) {
+		unsigned threads = gx * bx;
+		fk_schedule(s, count, count > 0 ? t / (count < (int)threads ? count : (int)threads) : 0);
 	}
 	return CUDA_SUCCESS;
 }

@@ -1,0 +1,101 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+)
+
+// processStart is about when the program started: the times of -gpu-trace's
+// start lines are since then.
+var processStart = time.Now()
+
+// taskLists prepares the eightfold task lists of a command's counts
+// (tasks.PrepareEightfold: the borders oriented and the tasks of each
+// counted, on every core; a second of a 2-core machine at N=20) in the
+// background: the first one while the devices open, each next one while
+// the count before it runs. A count waits for its own before it starts,
+// so that its first GPU launch goes out milliseconds after.
+type taskLists struct {
+	split   int // the split asked for (-depth), or 0 for the default
+	prepare func(ctx context.Context, n, split int) error
+	mu      sync.Mutex
+	ready   map[int]chan struct{}
+}
+
+// prepareLists starts the list of lo, if opt's counts are eightfold.
+func prepareLists(ctx context.Context, opt CountOptions, h Hooks) *taskLists {
+	if device.GuessSpec(opt.Lo, opt.Algo, 0).Algo != nq.Eightfold {
+		return nil
+	}
+	l := &taskLists{split: opt.Depth, prepare: h.PrepareList, ready: map[int]chan struct{}{}}
+	l.start(ctx, opt.Lo)
+	return l
+}
+
+// start prepares the list of n in the background, once.
+func (l *taskLists) start(ctx context.Context, n int) {
+	if l == nil || n < 5 || n > nq.MaxN {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, ok := l.ready[n]; ok {
+		return
+	}
+	done := make(chan struct{})
+	l.ready[n] = done
+	split := device.GuessSpec(n, nq.Eightfold, l.split).Depth
+	go func() {
+		defer close(done)
+		l.prepare(ctx, n, split) // an error shows when the count lists its tasks
+	}()
+}
+
+// wait waits until the list of n is prepared (or ctx is cancelled), and
+// starts the next one.
+func (l *taskLists) wait(ctx context.Context, n int) {
+	if l == nil {
+		return
+	}
+	l.start(ctx, n)
+	l.mu.Lock()
+	done, ok := l.ready[n]
+	l.mu.Unlock()
+	if ok { // N outside 5..MaxN has none
+		select {
+		case <-done:
+		case <-ctx.Done():
+		}
+	}
+	l.start(ctx, n+1)
+}
+
+// TraceOpen returns a gpu.Tuning.OpenTrace that writes the steps of
+// opening each GPU to w as one tab-separated line: "gpu-open", the GPU's
+// ordinal, and the seconds of loading the driver, creating the context,
+// loading the module and the self-test launch.
+func TraceOpen(w io.Writer) func(gpu.OpenTrace) {
+	var mu sync.Mutex
+	return func(o gpu.OpenTrace) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(w, "gpu-open\t%d\t%.6f\t%.6f\t%.6f\t%.6f\n", o.Device, o.Driver.Seconds(), o.Context.Seconds(),
+			o.Module.Seconds(), o.SelfTest.Seconds())
+	}
+}
+
+// traceStart writes the start of the count of n to w as one tab-separated
+// line: "gpu-start", N, and the seconds since the program started at
+// which the devices were open, the count's task list was ready and the
+// count started.
+func traceStart(w io.Writer, n int, opened, listed time.Time) {
+	fmt.Fprintf(w, "gpu-start\t%d\t%.6f\t%.6f\t%.6f\n", n, opened.Sub(processStart).Seconds(),
+		listed.Sub(processStart).Seconds(), time.Since(processStart).Seconds())
+}
