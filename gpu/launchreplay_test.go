@@ -610,11 +610,10 @@ func TestLaunchPlanReplay(t *testing.T) {
 const minReplayPerThread = 32
 
 // The host's pace, eightfold tasks packed a second (BenchmarkProduceEightfold,
-// docs/performance.md): oldProducerRate, the producer before it ran on
-// every core (the project's 2-core VM, N=20); producerRateVM, now, with
-// both of the VM's cores (N=20, shared with other work); producerRate16,
-// now, projected to the 16 cores of the H100 host: 25 ns of CPU a task
-// (N=18 and 20) on each core, at 5/8 of a perfect speed-up.
+// docs/performance.md, where the hosts are described): oldProducerRate,
+// the producer before it ran on every core (N=20); producerRateVM, now,
+// on the development host's cores (N=20); producerRate16, now, projected
+// to the 16 cores of the H100 host at 5/8 of a perfect speed-up.
 const (
 	oldProducerRate = 32e6
 	producerRateVM  = 45e6

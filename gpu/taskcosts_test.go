@@ -23,33 +23,17 @@ import (
 )
 
 // The per-task costs that TestLaunchPlanReplay replays: for each N from 17
-// to 28 and each of the eightfold and symmetry task lists that a count on
-// one H100 runs (tasks.SplitFor and tasks.DepthFor with nq.MinTasks of 132
-// SMs), the number of tasks, the mean nodes of a task and the quantiles of
-// a task's nodes relative to that mean. They are made by
+// to 28 and each of the eightfold and symmetry task lists of a count on
+// 132 SMs, the number of tasks, the mean nodes of a task and the
+// quantiles of a task's nodes relative to that mean. They are made by
 //
 //	go test ./gpu -run TestTaskCostsUpdate -update -timeout 30m
 //
-// (about five minutes of one core), which enumerates every task of each
-// list, keeps a uniform random sample (reservoir sampling, fixed seed) and
-// measures it:
-//
-//   - "search": the nodes of the CPU's node-counting searches of the
-//     sampled tasks, the ones the tests compare with the kernels' C search
-//     (cpu.EightfoldTask; kernels/host.Boards, the kernels' own C code);
-//     at N=17 that is every eightfold task and a large sample of the
-//     symmetry boards.
-//   - "knuth": Knuth's estimate of each sampled task's search tree (random
-//     walks from the task's start row, the nodes of each level estimated
-//     as the product of the free columns seen above it, averaged over
-//     knuthWalks walks), where the real search of a large sample costs too
-//     much. The estimate is unbiased per task, so the mean is right; its
-//     noise widens the distribution, which makes the tails (and so the
-//     launch tails) longer than the real ones: the replay errs on the safe
-//     side. The file's comment lines compare both on the N where a real
-//     sample was affordable.
-//
-// A node is a queen the search loop places (docs/performance.md).
+// from a uniform random sample of each list (fixed seed), measured by the
+// CPU's node-counting searches ("search") or, where those cost too much,
+// by Knuth's unbiased estimate of each task's tree ("knuth"), whose noise
+// lengthens the tails, so the replay errs on the safe side. A node is a
+// queen the search loop places. docs/performance.md has the comparison.
 
 var (
 	updateCosts = flag.Bool("update", false, "rewrite gpu/testdata/taskcosts.tsv (TestTaskCostsUpdate: minutes)")

@@ -15,7 +15,7 @@ func exampleHooks() hooks {
 	h := defaultHooks()
 	h.Since = func(time.Time) time.Duration { return 250 * time.Millisecond }
 	h.Now = func() time.Time { return time.Date(2026, 12, 1, 9, 30, 0, 0, time.UTC) }
-	h.Build = buildinfo.Info{Version: "v1.0.0", Commit: "b7b7392d0294d3f4623207f439f9465d6da5fbfc", Go: "go1.26.8", CUDA: "none"}
+	h.Build = buildinfo.Info{Version: "v1.0.0", Commit: "0123456789abcdef0123456789abcdef01234567", Go: "go1.26.8", CUDA: "none"}
 	return h
 }
 
@@ -50,11 +50,11 @@ func Example_verbose() {
 func Example_json() {
 	runWith(context.Background(), []string{"-n", "4-8", "-json", "-algo", "symmetry", "-workers", "2"}, os.Stdout, os.Stderr, exampleHooks())
 	// Output:
-	// {"n":4,"total":2,"unique":1,"count1":0,"count2":1,"count4":0,"count8":0,"seconds":0.25,"backend":"cpu","algo":"symmetry","device":"cpu","version":"v1.0.0","commit":"b7b7392d0294d3f4623207f439f9465d6da5fbfc","workers":2,"finished":"2026-12-01T09:30:00Z"}
-	// {"n":5,"total":10,"unique":2,"count1":0,"count2":1,"count4":0,"count8":1,"seconds":0.25,"backend":"cpu","algo":"symmetry","device":"cpu","version":"v1.0.0","commit":"b7b7392d0294d3f4623207f439f9465d6da5fbfc","workers":2,"finished":"2026-12-01T09:30:00Z"}
-	// {"n":6,"total":4,"unique":1,"count1":0,"count2":0,"count4":1,"count8":0,"seconds":0.25,"backend":"cpu","algo":"symmetry","device":"cpu","version":"v1.0.0","commit":"b7b7392d0294d3f4623207f439f9465d6da5fbfc","workers":2,"finished":"2026-12-01T09:30:00Z"}
-	// {"n":7,"total":40,"unique":6,"count1":0,"count2":0,"count4":2,"count8":4,"seconds":0.25,"backend":"cpu","algo":"symmetry","device":"cpu","version":"v1.0.0","commit":"b7b7392d0294d3f4623207f439f9465d6da5fbfc","workers":2,"finished":"2026-12-01T09:30:00Z"}
-	// {"n":8,"total":92,"unique":12,"count1":0,"count2":0,"count4":1,"count8":11,"seconds":0.25,"backend":"cpu","algo":"symmetry","device":"cpu","version":"v1.0.0","commit":"b7b7392d0294d3f4623207f439f9465d6da5fbfc","workers":2,"finished":"2026-12-01T09:30:00Z"}
+	// {"n":4,"total":2,"unique":1,"count1":0,"count2":1,"count4":0,"count8":0,"seconds":0.25,"backend":"cpu","algo":"symmetry","device":"cpu","version":"v1.0.0","commit":"0123456789abcdef0123456789abcdef01234567","workers":2,"finished":"2026-12-01T09:30:00Z"}
+	// {"n":5,"total":10,"unique":2,"count1":0,"count2":1,"count4":0,"count8":1,"seconds":0.25,"backend":"cpu","algo":"symmetry","device":"cpu","version":"v1.0.0","commit":"0123456789abcdef0123456789abcdef01234567","workers":2,"finished":"2026-12-01T09:30:00Z"}
+	// {"n":6,"total":4,"unique":1,"count1":0,"count2":0,"count4":1,"count8":0,"seconds":0.25,"backend":"cpu","algo":"symmetry","device":"cpu","version":"v1.0.0","commit":"0123456789abcdef0123456789abcdef01234567","workers":2,"finished":"2026-12-01T09:30:00Z"}
+	// {"n":7,"total":40,"unique":6,"count1":0,"count2":0,"count4":2,"count8":4,"seconds":0.25,"backend":"cpu","algo":"symmetry","device":"cpu","version":"v1.0.0","commit":"0123456789abcdef0123456789abcdef01234567","workers":2,"finished":"2026-12-01T09:30:00Z"}
+	// {"n":8,"total":92,"unique":12,"count1":0,"count2":0,"count4":1,"count8":11,"seconds":0.25,"backend":"cpu","algo":"symmetry","device":"cpu","version":"v1.0.0","commit":"0123456789abcdef0123456789abcdef01234567","workers":2,"finished":"2026-12-01T09:30:00Z"}
 }
 
 // With -print the boards follow the row of their N: the column list (entry

@@ -15,13 +15,13 @@ import (
 )
 
 // testBuild is the build the tests' hooks claim.
-var testBuild = buildinfo.Info{Version: "v1.0.0", Commit: "b7b7392d0294d3f4623207f439f9465d6da5fbfc", Go: "go1.26.8", CUDA: "none"}
+var testBuild = buildinfo.Info{Version: "v1.0.0", Commit: "0123456789abcdef0123456789abcdef01234567", Go: "go1.26.8", CUDA: "none"}
 
 // -version and `version` print the module version, the commit, Go and
 // the CUDA build on one line and exit 0; the real binary says the same
 // for either.
 func TestVersion(t *testing.T) {
-	want := "nqueens-gpu v1.0.0, commit b7b7392d0294d3f4623207f439f9465d6da5fbfc, go1.26.8 " + runtime.GOOS + "/" + runtime.GOARCH + ", CUDA: none\n"
+	want := "nqueens-gpu v1.0.0, commit 0123456789abcdef0123456789abcdef01234567, go1.26.8 " + runtime.GOOS + "/" + runtime.GOARCH + ", CUDA: none\n"
 	h := noCUDA().hooks()
 	h.Build = testBuild
 	for _, args := range [][]string{{"-version"}, {"-n", "8", "-version"}} {

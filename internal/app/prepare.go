@@ -18,7 +18,7 @@ var processStart = time.Now()
 
 // taskLists prepares the eightfold task lists of a command's counts
 // (tasks.PrepareEightfold: the borders oriented and the tasks of each
-// counted, on every core; a second of a 2-core machine at N=20) in the
+// counted, on every core; about a second at N=20) in the
 // background: the first one while the devices open, each next one while
 // the count before it runs. A count waits for its own before it starts,
 // so that its first GPU launch goes out milliseconds after.

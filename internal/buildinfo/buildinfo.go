@@ -106,7 +106,7 @@ func (i Info) Short() string {
 
 // String is the line of `nqueens-gpu version` after the program's name:
 //
-//	v0.0.0-20261201093000-b7b7392d0294, commit b7b7392d0294d3f4623207f439f9465d6da5fbfc, go1.26.8 linux/amd64, CUDA: PTX of nvcc 11.8 for compute_70
+//	v0.0.0-20261201093000-0123456789ab, commit 0123456789abcdef0123456789abcdef01234567, go1.26.8 linux/amd64, CUDA: PTX of nvcc 11.8 for compute_70
 func (i Info) String() string {
 	c := "commit unknown"
 	if i.Commit != "" {

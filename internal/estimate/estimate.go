@@ -8,7 +8,7 @@ import (
 )
 
 // refSeconds is the measured one-worker time of the symmetry algorithm,
-// by N, on the reference machine.
+// by N (see the package comment).
 var refSeconds = map[int]float64{14: 0.068, 15: 0.264, 16: 1.69, 17: 12.99}
 
 // algoFactor is an algorithm's time over symmetry's.
@@ -44,8 +44,8 @@ func symmetryOneWorker(n int) float64 {
 }
 
 // CPUSeconds estimates the wall time, in seconds, of counting the board of
-// n with algo on workers CPU workers (fewer than 1 counts as 1) on the
-// reference machine of the package comment.
+// n with algo on workers CPU workers (fewer than 1 counts as 1), as the
+// package comment says.
 func CPUSeconds(n int, algo nq.Algo, workers int) float64 {
 	if n < 1 {
 		return 0

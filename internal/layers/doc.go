@@ -1,6 +1,9 @@
 // Package layers holds the order of the module's packages, from the
 // bottom up, that docs/architecture.md draws; its test keeps the import
 // graph to it: spec → tasks → backend → partial sums → counts → report.
+// Its tests also keep the house rules of the source: no comment over 15
+// lines (a package's doc.go aside) and no function of internal/job or gpu
+// over 60 lines.
 //
 // A package imports only packages of lower layers. A test may also import
 // any package below internal/app, to check its package with the others.

@@ -115,7 +115,7 @@ func TestJSONBigNumbers(t *testing.T) {
 // records had before keep their names and places.
 func TestJSONRecordBuild(t *testing.T) {
 	var b bytes.Buffer
-	build := buildinfo.Info{Version: "v0.0.0-20261130100000-b7b7392d0294+dirty", Commit: "b7b7392d0294d3f4623207f439f9465d6da5fbfc", Modified: true,
+	build := buildinfo.Info{Version: "v0.0.0-20261130100000-0123456789ab+dirty", Commit: "0123456789abcdef0123456789abcdef01234567", Modified: true,
 		Go: "go1.26.8", CUDA: "none"}
 	j := NewJSON(&b, Origin{Backend: "cpu", Device: "cpu", Algo: nq.Eightfold, Workers: 16, Build: build})
 	j.Now = func() time.Time { return time.Date(2026, 11, 30, 11, 12, 13, 500, time.FixedZone("CET", 3600)) }
@@ -123,7 +123,7 @@ func TestJSONRecordBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `{"n":8,"total":92,"unique":12,"count1":0,"count2":0,"count4":1,"count8":11,"seconds":0.25,"backend":"cpu","algo":"eightfold","device":"cpu",` +
-		`"version":"v0.0.0-20261130100000-b7b7392d0294+dirty","commit":"b7b7392d0294d3f4623207f439f9465d6da5fbfc","modified":true,` +
+		`"version":"v0.0.0-20261130100000-0123456789ab+dirty","commit":"0123456789abcdef0123456789abcdef01234567","modified":true,` +
 		`"workers":16,"finished":"2026-11-30T10:12:13.0000005Z"}` + "\n"
 	if b.String() != want {
 		t.Errorf("got  %s\nwant %s", b.String(), want)

@@ -561,10 +561,7 @@ func latencyCmd(args []string) error {
 	aluBusy := fs.Float64("alu-busy", 0.874, "H100: the baseline's ALU pipe busy share of a steady launch")
 	aluBusyN := fs.Int("alu-busy-n", 20, "H100: the N of -alu-busy")
 	measured := fs.String("measured", "21=7.7,22=62.3", "H100: the baseline's seconds, N=seconds,...")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	ns, err := parseNs(*nsFlag)
+	ns, err := parseSizes(fs, args, nsFlag)
 	if err != nil {
 		return err
 	}

@@ -135,6 +135,15 @@ func main() {
 	}
 }
 
+// parseSizes parses args with fs and then the board sizes that the flag
+// whose value ns points to holds (parseNs); ns is read after the parse.
+func parseSizes(fs *flag.FlagSet, args []string, ns *string) ([]int, error) {
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	return parseNs(*ns)
+}
+
 func parseNs(s string) ([]int, error) {
 	var out []int
 	for _, f := range strings.Split(s, ",") {
@@ -191,10 +200,7 @@ func simCmd(args []string) error {
 	seed := fs.Uint64("seed", 1, "sampling seed")
 	jobs := fs.Int("j", 1, "parallel workers")
 	out := fs.String("o", "", "append the results to this TSV (written fresh if it does not exist)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	ns, err := parseNs(*nsFlag)
+	ns, err := parseSizes(fs, args, nsFlag)
 	if err != nil {
 		return err
 	}

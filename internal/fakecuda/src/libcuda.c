@@ -2,34 +2,10 @@
 // machines without a GPU: nqueens-gpu opens it through NQUEENS_LIBCUDA
 // (gpu/cudashim.c) and goes through its contexts, modules, streams,
 // copies and launches as on a real driver. Device memory is host memory,
-// so copies and memsets do what they say.
-//
-// FAKECUDA_MODE picks how it behaves:
-//   ok     every call succeeds; a launch is done at once. A launch of
-//          nq_eightfold moves the task counter on as the kernel would
-//          (count, plus one look per thread), so that the program's
-//          self-test passes; it counts nothing unless FAKECUDA_VALUES.
-//   slow   as ok, but a launch on a stream of its own (not the default
-//          stream) keeps it busy for FAKECUDA_BUSY_S seconds (default
-//          3600): cuStreamQuery says CUDA_ERROR_NOT_READY and the
-//          synchronising calls sleep until then, as on a GPU running a
-//          long kernel.
-//   stub   as ok, but a launch does nothing at all (a simulator's stub).
-//   null   module, function, stream and memory calls succeed but return
-//          null handles (as GPGPU-Sim's stubs of the driver API do).
-// Launches that take a set time per task (modes ok and slow: fk_timed)
-// and eightfold kernels that count (FAKECUDA_VALUES=count: fk_eightfold)
-// are described below; FAKECUDA_DEVICES=K (default 1) gives K GPUs, each
-// running its launches one after another, whatever their streams, with
-// FAKECUDA_SMS streaming multiprocessors each (default 4).
-// FAKECUDA_LOG=FILE appends a line per timed launch to FILE: "launch",
-// the device, the tasks, and when it starts and ends on its GPU (seconds
-// of CLOCK_REALTIME), so that a test sees how busy each GPU was.
-// FAKECUDA_FAIL=NAME[:CODE] makes the driver function NAME (its exported
-// name, e.g. cuMemAlloc_v2) return CODE (default 2, out of memory).
-// FAKECUDA_LOG_LOADS (set) prints "fakecuda: cuModuleLoadDataEx KERNEL"
-// on stderr for each module loaded, KERNEL its PTX's first entry.
-//
+// so copies and memsets do what they say. The FAKECUDA_* variables choose
+// its behaviour: MODE (ok, slow, stub, null), BUSY_S, FAIL, DEVICES, SMS,
+// TASK_US, NODE_NS, VALUES, LOG and LOG_LOADS, each described where it is
+// read and in docs/gpu.md ("Tests without a GPU: a stand-in driver").
 // Symbols are the names cuda.h maps the API to (cuMemAlloc_v2 and so on),
 // which are the ones the shim looks up.
 
