@@ -29,9 +29,11 @@ type taskLists struct {
 	ready   map[int]chan struct{}
 }
 
-// prepareLists starts the list of lo, if opt's counts are eightfold.
+// prepareLists starts the list of lo, if opt's counts are eightfold on
+// GPUs: only their producer reads the lists, and on the CPU alone the
+// preparation would take cores from the count.
 func prepareLists(ctx context.Context, opt CountOptions, h Hooks) *taskLists {
-	if device.GuessSpec(opt.Lo, opt.Algo, 0).Algo != nq.Eightfold {
+	if !opt.Devices.GPUs() || device.GuessSpec(opt.Lo, opt.Algo, 0).Algo != nq.Eightfold {
 		return nil
 	}
 	l := &taskLists{split: opt.Depth, prepare: h.PrepareList, ready: map[int]chan struct{}{}}
