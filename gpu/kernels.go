@@ -86,21 +86,6 @@ type kernelSpec struct {
 // longest, efSplit).
 func efLevels(n, split int) int { return tasks.SplitLevelsFor(n, split) }
 
-// efSplit returns batch b as this package sends it: b itself where no task
-// has more than efLevels levels (most batches), else b's tasks with the
-// longest split into their children (tasks.Eightfold.SplitLevels), in
-// scratch.
-func efSplit(b *tasks.Eightfold, n, split int, scratch *tasks.Eightfold) *tasks.Eightfold {
-	levels := efLevels(n, split)
-	for i := range b.Meta {
-		if b.Levels(i) > levels {
-			scratch.Reset()
-			return b.SplitLevels(levels, scratch)
-		}
-	}
-	return b
-}
-
 // efFrames is the stack frames per thread of the eightfold kernels for
 // tasks of n with split rows filled below the border: NQ_EF_FRAMES of
 // efLevels, one fewer than the levels, at least 1 (kernels/eightfold.cu).

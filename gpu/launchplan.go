@@ -7,11 +7,9 @@ import (
 
 // slotBytes bounds one slot's task buffers (cuda_solve.go), which caps the
 // tasks per launch: 256 MiB hold 11.2 million eightfold tasks (24 bytes),
-// minTasksPerThread for each of up to 87,000 resident threads (an H100
-// keeps 84,480 at N=18 to 20, fewer above, 101,376 at N=17: 110 each),
-// and 6.7 million symmetry boards of depth 7 (40 bytes), 40 for each of
-// the -gpu-dynamic kernel's 168,960 threads (36 at depth 8). A solve pins
-// inFlight slots on the host and allocates as many on the device.
+// minTasksPerThread for each thread a large GPU keeps resident, or 6.7
+// million symmetry boards of depth 7 (40 bytes). A solve pins inFlight
+// slots on the host and allocates as many on the device.
 const slotBytes = 256 << 20
 
 // inFlight is the launches a solve keeps queued on the GPU, one a slot: it
@@ -55,20 +53,17 @@ type launchPlanner struct {
 type levelTasks struct{ tasks, batches int64 }
 
 // minTasksPerThread is the fewest tasks a launch gives each resident
-// thread (unless capTasks is smaller). In the replay with the costs of
-// N=17's eightfold tasks, launches of 8, 16, 32, 64 and 128 tasks per
-// thread take 1.61, 1.31, 1.15, 1.08 and 1.04 times as long as one launch
-// of the same tasks (the symmetry boards' tails are shorter: 1.27, 1.13,
-// 1.07, 1.03, 1.02); with the estimated costs of N=26 to 28, whose tails
-// are longer, 64 gives 1.10 to 1.12 and 128 gives 1.03 to 1.05.
+// thread (unless capTasks is smaller): enough that a launch's tail, its
+// threads idle while the longest tasks finish, stays within a few percent
+// of one launch of the same tasks (the launch replay's factors are in
+// docs/performance.md).
 const minTasksPerThread = 128
 
 // DefaultMaxLaunch is the longest a launch should run (launchPlanner's
 // bound) unless the target launch time is longer.
 const DefaultMaxLaunch = time.Second
 
-// levelGrowth is the tasks one more level of split makes of each, about
-// (6.6 and 5.4 at N=20's first two).
+// levelGrowth is the tasks one more level of split makes of each, about.
 const levelGrowth = 6
 
 // newLaunchPlanner returns the planner of a solve whose kernel keeps
@@ -113,9 +108,8 @@ func (p *launchPlanner) next() (tasks, levels int) {
 }
 
 // startLevels is the levels of the launches sized before the GPU's speed
-// is known: at most startLevels, whose tasks are short on any GPU (a few
-// milliseconds on an H100), so that the first launches, sized blind, are
-// short too.
+// is known: at most maxStartLevels, whose tasks are short on any GPU, so
+// that the first launches, sized blind, are short too.
 func (p *launchPlanner) startLevels() int {
 	if p.levels <= 0 {
 		return p.levels
@@ -124,8 +118,9 @@ func (p *launchPlanner) startLevels() int {
 }
 
 // maxStartLevels bounds the levels of the launches before the first one
-// has ended (startLevels): eightfold tasks of 12 levels take 1.3 ms of one
-// thread on average on an H100 (N=19's), the largest about 20 times that.
+// has ended (startLevels): eightfold tasks of 12 levels take about a
+// millisecond of one thread, the largest a few tens of times that
+// (docs/performance.md).
 const maxStartLevels = 12
 
 // maxBatches is the most batches of a launch: those the GPU runs within

@@ -25,7 +25,7 @@ const (
 	defaultMaxBoards = 100
 	// The defaults of -checkpoint-interval and -progress-interval.
 	defaultCheckpointInterval = job.DefaultCheckpointInterval
-	defaultProgressInterval   = 30 * time.Second
+	defaultProgressInterval   = progress.DefaultInterval
 )
 
 // minProgressInterval is the shortest -progress-interval accepted

@@ -29,22 +29,11 @@ import (
 
 const progName = app.Program
 
-// Exit statuses (app.ExitCode decides them).
-const (
-	exitOK          = app.ExitOK
-	exitRuntime     = app.ExitRuntime
-	exitUsage       = app.ExitUsage
-	exitHangup      = 128 + int(syscall.SIGHUP)
-	exitInterrupted = 128 + int(syscall.SIGINT)
-	exitTerminated  = 128 + int(syscall.SIGTERM)
-)
-
 func main() {
 	// A standard output closed when the program started would swallow
 	// the results without an error: refuse it before any work.
 	if err := fsutil.CheckStdout(os.Stdout); err != nil {
-		printError(os.Stderr, err.Error())
-		os.Exit(exitRuntime)
+		os.Exit(done(err, "", nil, os.Stderr))
 	}
 	os.Exit(run(os.Args[0], os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -143,16 +132,16 @@ func done(err error, sub string, out *fsutil.ErrWriter, stderr io.Writer) int {
 		err = &app.OutputError{Err: out.Err()}
 	}
 	if err == nil {
-		return exitOK
+		return app.ExitOK
 	}
 	if errors.Is(err, flag.ErrHelp) {
 		if werr := writeHelp(out, helpName(sub)); werr != nil {
 			return done(&app.OutputError{Err: werr}, sub, nil, stderr)
 		}
-		return exitOK
+		return app.ExitOK
 	}
 	code := app.ExitCode(err)
-	if code == exitUsage {
+	if code == app.ExitUsage {
 		printUsageError(stderr, sub, err)
 		return code
 	}

@@ -147,8 +147,7 @@ func idle(ls []gpuLaunch, dev int, start float64) (waited, span float64) {
 
 // The headline count on a stand-in GPU: the first launch is queued within
 // 50 ms of the count's start, and the GPU waits for the host at most 5% of
-// the count. (Before, the host enumerated and packed the whole list, 11.4
-// million tasks, before the first launch.)
+// the count.
 func TestStandInStartsAtOnce(t *testing.T) {
 	// 20 µs per task of 10 levels, 216 times that at 13: about 11 s.
 	r := startStandIn(t, false, []string{"FAKECUDA_TASK_US=20"}, "-n", "20", "-device", "0", "-require-gpu", "-json", "-quiet", "-gpu-trace")
@@ -184,8 +183,7 @@ var progressLine = regexp.MustCompile(`\((\d+) of \d+ batches`)
 // hour (the first 4.2 million tasks at 12 s a thread each on 16 SMs), a
 // count reports finished batches at least every 2 s, its checkpoint holds
 // them, SIGINT loses at most 5 s of the stand-in's GPU work, and the
-// resumed count counts every batch once. (Before, the first report came
-// with the first launch, and a stop lost it whole.)
+// resumed count counts every batch once.
 func TestStandInLongLaunches(t *testing.T) {
 	ck := filepath.Join(t.TempDir(), "n22.ckpt")
 	args := []string{"-n", "22", "-device", "0", "-require-gpu", "-gpu-trace", "-checkpoint", ck,

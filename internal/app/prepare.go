@@ -18,12 +18,13 @@ var processStart = time.Now()
 
 // taskLists prepares the eightfold task lists of a command's counts
 // (tasks.PrepareEightfold: the borders oriented and the tasks of each
-// counted, on every core; about a second at N=20) in the
+// counted, on every core) in the
 // background: the first one while the devices open, each next one while
 // the count before it runs. A count waits for its own before it starts,
 // so that its first GPU launch goes out milliseconds after.
 type taskLists struct {
 	split   int // the split asked for (-depth), or 0 for the default
+	hi      int // the command's last N: no list is prepared past it
 	prepare func(ctx context.Context, n, split int) error
 	mu      sync.Mutex
 	ready   map[int]chan struct{}
@@ -36,14 +37,14 @@ func prepareLists(ctx context.Context, opt CountOptions, h Hooks) *taskLists {
 	if !opt.Devices.GPUs() || device.GuessSpec(opt.Lo, opt.Algo, 0).Algo != nq.Eightfold {
 		return nil
 	}
-	l := &taskLists{split: opt.Depth, prepare: h.PrepareList, ready: map[int]chan struct{}{}}
+	l := &taskLists{split: opt.Depth, hi: opt.Hi, prepare: h.PrepareList, ready: map[int]chan struct{}{}}
 	l.start(ctx, opt.Lo)
 	return l
 }
 
 // start prepares the list of n in the background, once.
 func (l *taskLists) start(ctx context.Context, n int) {
-	if l == nil || n < 5 || n > nq.MaxN {
+	if l == nil || n < 5 || n > min(l.hi, nq.MaxN) {
 		return
 	}
 	l.mu.Lock()

@@ -7,9 +7,8 @@
 // back-transformed: exp(m ± t·s/√n). A time is positive and its noise
 // multiplies (a slower core, a busy neighbour, a page fault stretch a
 // run by a factor), so the interval is taken where the noise adds, and
-// it lies above zero however few or scattered the runs are; the t
-// interval of the times themselves reached below zero for three runs
-// with one slow outlier.
+// it lies above zero however few or scattered the runs are, where the t
+// interval of the times themselves can reach below zero.
 //
 // The statistics come from gonum.org/v1/gonum/stat and the t distribution
 // from gonum.org/v1/gonum/stat/distuv.

@@ -108,6 +108,7 @@ type Job struct {
 
 	mu        sync.Mutex
 	claimed   batchset.Set // handed to a backend (includes done)
+	nClaimed  int          // members of claimed
 	done      batchset.Set // finished
 	nDone     int
 	sum       nq.Partial
@@ -143,6 +144,9 @@ func NewContext(ctx context.Context, cfg Config) (*Job, error) {
 	}
 	if len(cfg.Backends) == 0 && !cfg.Spec.Whole() {
 		return nil, errors.New("job: no backends")
+	}
+	if cfg.Beside < 0 || cfg.Beside > 0 && cfg.Beside >= len(cfg.Backends) {
+		return nil, fmt.Errorf("job: %d of %d backends beside the others", cfg.Beside, len(cfg.Backends))
 	}
 	cfg = cfg.withDefaults()
 	j := &Job{cfg: cfg, spec: cfg.Spec, planReady: make(chan struct{}), perWorker: make([]int, len(cfg.Backends))}
@@ -220,6 +224,7 @@ func (j *Job) resume(ctx context.Context) error {
 	}
 	j.resumed = ck
 	j.done, j.claimed = ck.Done.Clone(), ck.Done.Clone()
+	j.nClaimed = b.DoneBatches
 	j.nDone, j.sum = b.DoneBatches, b.Partial
 	j.created, j.runs, j.prevSec = b.Created, b.Runs, b.Seconds
 	return nil

@@ -20,6 +20,7 @@ func (j *Job) claim(i int) bool {
 		return false
 	}
 	j.claimed.Add(i)
+	j.nClaimed++
 	return true
 }
 
@@ -85,9 +86,14 @@ func (j *Job) runBackends(ctx context.Context) error {
 		if !anyAlive(alive) {
 			return firstErr
 		}
-		// Release the batches the failed backends had claimed.
+		// Release the batches the failed backends had claimed. With
+		// none of the others left, the beside backends count alone.
 		j.mu.Lock()
-		j.claimed = j.done.Clone()
+		j.claimed, j.nClaimed = j.done.Clone(), j.nDone
+		clear(j.share.claimed)
+		if !anyAlive(alive[:len(alive)-j.cfg.Beside]) {
+			j.share.alone = true
+		}
 		j.mu.Unlock()
 	}
 }

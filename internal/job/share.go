@@ -9,15 +9,15 @@ import (
 // batch before the others have finished every batch still unclaimed, by
 // the others' pace so far and its own time from claiming a batch to
 // reporting it. Otherwise the others would wait for its last batches at
-// the end of the count (a CPU's batch at N=21 takes it about as long as
-// the GPU takes for a thousand), and the count would be slower with it
-// than without.
+// the end of the count (a CPU's batch can take as long as a thousand of
+// the GPU's), and the count would be slower with it than without.
 
 // share is the state of that rule: under Job.mu.
 type share struct {
 	mainDone int               // batches the other backends finished in this run
 	claimed  map[int]time.Time // the beside backends' batches in hand, and when they claimed them
 	latency  time.Duration     // their time from claim to report, lately; 0 before one
+	alone    bool              // every other backend has failed: they take every batch
 }
 
 // besideMargin is how much sooner than the others the beside backends
@@ -49,6 +49,7 @@ func (j *Job) claimBeside(i int) bool {
 		return false
 	}
 	j.claimed.Add(i)
+	j.nClaimed++
 	if j.share.claimed == nil {
 		j.share.claimed = map[int]time.Time{}
 	}
@@ -61,7 +62,7 @@ func (j *Job) claimBeside(i int) bool {
 // nothing says otherwise: before the others have reported a batch, and
 // while the plan (the batches left) is not known.
 func (j *Job) besideHelps() bool {
-	if j.share.mainDone == 0 || j.share.latency == 0 {
+	if j.share.alone || j.share.mainDone == 0 || j.share.latency == 0 {
 		return true
 	}
 	select {
@@ -72,7 +73,7 @@ func (j *Job) besideHelps() bool {
 	if j.planErr != nil {
 		return true
 	}
-	left := j.cfg.Shard.Batches(j.plan.Batches) - j.claimed.Count()
+	left := j.cfg.Shard.Batches(j.plan.Batches) - j.nClaimed
 	elapsed := j.cfg.Now().Sub(j.started).Seconds()
 	mainLeft := float64(left) * elapsed / float64(j.share.mainDone)
 	return besideMargin*j.share.latency.Seconds() < mainLeft
@@ -80,6 +81,9 @@ func (j *Job) besideHelps() bool {
 
 // shareDone records batches finished by backend w (under Job.mu).
 func (j *Job) shareDone(w int, batches []int) {
+	if w < 0 {
+		return // the job's own host batch says nothing of the backends' pace
+	}
 	if !j.beside(w) {
 		j.share.mainDone += len(batches)
 		return

@@ -2,6 +2,7 @@ package job
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -70,5 +71,36 @@ func TestBesideOnlyWhereItHelps(t *testing.T) {
 	}
 	if wait > slowBatch/4 {
 		t.Errorf("with the rule the beside backend ends %v after the other, want at most %v", wait, slowBatch/4)
+	}
+}
+
+// When every other backend has failed, a beside backend counts the rest
+// alone: the job does not end with batches nobody took.
+func TestBesideAloneAfterOthersFail(t *testing.T) {
+	const nb = 400
+	fast := funcBackend{name: "gpu0", run: func(ctx context.Context, sel func(int) bool, done func([]int, nq.Partial)) error {
+		n := 0
+		for i := 0; i < nb; i++ {
+			if !sel(i) {
+				continue
+			}
+			time.Sleep(time.Millisecond)
+			done([]int{i}, fakePartial(i))
+			if n++; n == 300 {
+				return errors.New("device lost")
+			}
+		}
+		return nil
+	}}
+	var slowEnd time.Time
+	slow := pacedBackend("cpu", nb, 2, 60*time.Millisecond, &slowEnd)
+	j, err := New(Config{Spec: norm(nq.Spec{N: 16, Algo: nq.Symmetry}), Backends: []Backend{fast, slow},
+		Plan: fakePlan(nb), Beside: 1, Warn: func(string) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := j.Run(context.Background())
+	if err != nil || res.Partial != fakeSum(nb, plan.Shard{}) || res.Batches != nb {
+		t.Fatalf("%v: %d of %d batches", err, res.Batches, nb)
 	}
 }

@@ -27,6 +27,10 @@ func IsTerminal(w io.Writer) bool {
 // without saying more.
 const MinInterval = time.Second
 
+// DefaultInterval is the interval between status lines unless one is
+// asked for.
+const DefaultInterval = 30 * time.Second
+
 // MinEstimate is how long a run must have counted before the time left
 // is estimated from its rate.
 const MinEstimate = 5 * time.Second
@@ -84,7 +88,7 @@ func Start(o Options) *Reporter {
 		o.Delay = time.Second
 	}
 	if o.Interval <= 0 {
-		o.Interval = 30 * time.Second
+		o.Interval = DefaultInterval
 	}
 	if o.Width == nil {
 		o.Width = func() int {

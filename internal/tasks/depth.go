@@ -28,10 +28,7 @@ func DepthFor(n, minTasks int) int {
 // SplitFor is DepthFor for eightfold tasks: the smallest split from
 // DefaultSplit(n) up to n-5 whose tasks number at least minTasks, with
 // the same rule for small N (stop at the first split that does not at
-// least double the tasks). minTasks <= 0 gives DefaultSplit(n). For one
-// H100's 2,162,688 tasks that is split 4 at N=16 and 17 (the default 3
-// has 861,949 and 1,744,579 tasks) and the default 3 from N=18 on
-// (3,282,802 tasks).
+// least double the tasks). minTasks <= 0 gives DefaultSplit(n).
 func SplitFor(n, minTasks int) int {
 	if minTasks <= 0 || n < 5 || n > 28 {
 		return DefaultSplit(n)
