@@ -105,17 +105,6 @@ func (b *Backend) newSolve(spec nq.Spec, sel func(int) bool, done func([]int, nq
 	return s, nil
 }
 
-// taskBytes is the bytes of one task of spec in a slot.
-func taskBytes(layout taskLayout, spec nq.Spec) int {
-	switch layout {
-	case frameLayout:
-		return 4*spec.N + 2
-	case eightfoldLayout:
-		return 8 + 8 + 4 + 4 // left, right, down, meta
-	}
-	return 4 * (spec.Depth + 3)
-}
-
 // size chooses the block size and its shared memory (the stacks, for the
 // kernels that keep them there) from the kernel's own shared memory and
 // the GPU's limit (without a block size asked for, blocks shrink to fit),
@@ -168,7 +157,7 @@ func (s *solve) run(ctx context.Context) (uint64, error) {
 	prodErr := make(chan error, 1)
 	go func() {
 		defer close(groups)
-		p := producer{spec: s.spec, capTasks: s.capTasks, plan: s.plan, sel: s.sel, firstTasks: s.firstTasks}
+		p := producer{spec: s.spec, capTasks: s.capTasks, plan: s.plan, sel: s.sel, firstTasks: s.firstTasks, head: true}
 		prodErr <- p.run(pctx, groups)
 	}()
 	c := consumer{solve: s}

@@ -18,6 +18,7 @@ import (
 // kernels read them; one worker packs each part.
 type part struct {
 	batches []int
+	sizes   []int32 // eightfold: the tasks of each batch, as split
 	count   int
 	levels  int      // eightfold: the most levels its tasks were split to
 	rows    []uint32 // rowWords per task
@@ -112,6 +113,8 @@ type producer struct {
 	sel        func(batch int) bool // nil: every batch
 	firstTasks int                  // the first group's tasks; 0: no ramp
 	workers    int                  // 0: GOMAXPROCS
+	head       bool                 // eightfold: start from the head PrepareEightfold packed, if any
+	chunkTasks int                  // eightfold: the most tasks of a chunk; 0: chunkTasks
 
 	groups   atomic.Int64  // the groups sent
 	perBatch atomic.Uint64 // tasks per batch, lately, at the default levels (a float64's bits)

@@ -195,3 +195,14 @@ func Supports(algo nq.Algo) bool {
 	}
 	return false
 }
+
+// taskBytes is the bytes of one task of spec in a slot.
+func taskBytes(layout taskLayout, spec nq.Spec) int {
+	switch layout {
+	case frameLayout:
+		return 4*spec.N + 2
+	case eightfoldLayout:
+		return 8 + 8 + 4 + 4 // left, right, down, meta
+	}
+	return 4 * (spec.Depth + 3)
+}

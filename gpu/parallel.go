@@ -44,9 +44,13 @@ func (p *producer) runEightfold(ctx context.Context, out chan<- *group) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	var h *head
+	if p.head {
+		h = takeHead(p.spec, p.levels(), p.capTasks)
+	}
 	w := p.workerCount()
 	jobs, order := make(chan *chunk), make(chan *chunk, 2*w)
-	go p.dispatch(ctx, l, w, jobs, order)
+	go p.dispatch(ctx, l, h.end(), w, jobs, order)
 	var wg sync.WaitGroup
 	errs := make(chan error, w)
 	for i := 0; i < w; i++ {
@@ -61,7 +65,10 @@ func (p *producer) runEightfold(ctx context.Context, out chan<- *group) error {
 		}()
 	}
 	a := assembler{p: p, out: out}
-	err = a.collect(ctx, order)
+	err = a.addHead(ctx, h)
+	if err == nil {
+		err = a.collect(ctx, order)
+	}
 	if err == nil {
 		err = a.flush(ctx)
 	}
@@ -76,16 +83,20 @@ func (p *producer) runEightfold(ctx context.Context, out chan<- *group) error {
 	return err
 }
 
-// dispatch hands out the chunks of l's batches in order, to the workers
-// (jobs) and to the assembler (order), until the batches are through or
-// ctx is cancelled; then it closes both.
-func (p *producer) dispatch(ctx context.Context, l *tasks.EightfoldList, workers int, jobs, order chan<- *chunk) {
+// dispatch hands out the chunks of l's batches from batch from on, in
+// order, to the workers (jobs) and to the assembler (order), until the
+// batches are through or ctx is cancelled; then it closes both.
+func (p *producer) dispatch(ctx context.Context, l *tasks.EightfoldList, from, workers int, jobs, order chan<- *chunk) {
 	defer close(jobs)
 	defer close(order)
 	total := l.Batches(p.spec.Batch)
-	for first := 0; first < total; {
+	for first := from; first < total; {
 		levels := p.levels()
-		k := max(1, int(float64(min(chunkTasks, p.target()/(2*workers)))/p.tasksPerBatch(levels)))
+		most := chunkTasks
+		if p.chunkTasks > 0 {
+			most = p.chunkTasks
+		}
+		k := max(1, int(float64(min(most, p.target()/(2*workers)))/p.tasksPerBatch(levels)))
 		if most := int(p.plan.batches.Load()); most > 0 {
 			k = min(k, most) // a part fits in a launch of the bound
 		}
@@ -154,6 +165,7 @@ func (p *producer) pack(ctx context.Context, l *tasks.EightfoldList, c *chunk, s
 			pt.levels = c.levels
 		}
 		pt.batches = append(pt.batches, i)
+		pt.sizes = append(pt.sizes, int32(s.Len()))
 		pt.count += s.Len()
 		pt.left64 = append(pt.left64, s.Left...)
 		pt.right64 = append(pt.right64, s.Right...)

@@ -107,7 +107,7 @@ func (f *fakeEnv) hooks() hooks {
 		Since:      func(time.Time) time.Duration { return fixedElapsed },
 		Symmetric:  fakeSymmetric,
 		// The fake devices list no tasks: no task list to prepare.
-		PrepareList: func(context.Context, int, int) error { return nil },
+		PrepareList: func(context.Context, nq.Spec, bool) error { return nil },
 	}
 	if f.realCPU || f.realGPUs {
 		h.Symmetric = nil // real workers report Total alone

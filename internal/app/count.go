@@ -137,6 +137,7 @@ type counter struct {
 // progress reports, checkpoints and shards as the options ask.
 func (c *counter) one(ctx context.Context, n int) error {
 	c.lists.wait(ctx, n)
+	defer gpu.ForgetPrepared() // a first launch packed ahead and not taken
 	if c.opt.GPUTrace && len(c.devs.GPUs) > 0 {
 		traceStart(c.stderr, n, c.opened, time.Now())
 	}

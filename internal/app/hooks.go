@@ -14,7 +14,6 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/progress"
-	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
 
 // Hooks are the commands' ties to the devices, the clock and the job's
@@ -44,10 +43,11 @@ type Hooks struct {
 	// Now stamps the JSON records of a count with the time each N ended;
 	// nil means time.Now.
 	Now func() time.Time
-	// PrepareList makes the eightfold task list of n and split ahead of
-	// its count (see taskLists); nil means tasks.PrepareEightfold. Tests
-	// whose devices list no tasks set one that does nothing.
-	PrepareList func(ctx context.Context, n, split int) error
+	// PrepareList makes the eightfold task list of spec ahead of its
+	// count (see taskLists), and with head packs its first launch too;
+	// nil means tasks.PrepareEightfold, and gpu.PrepareEightfold with
+	// head. Tests whose devices list no tasks set one that does nothing.
+	PrepareList func(ctx context.Context, spec nq.Spec, head bool) error
 }
 
 // RealDrivers are the cpu and gpu packages.
@@ -87,7 +87,7 @@ func (h Hooks) WithDefaults() Hooks {
 		h.Now = time.Now
 	}
 	if h.PrepareList == nil {
-		h.PrepareList = tasks.PrepareEightfold
+		h.PrepareList = prepareList
 	}
 	return h
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
 
 // processStart is about when the program started: the times of -gpu-trace's
@@ -18,14 +19,14 @@ var processStart = time.Now()
 
 // taskLists prepares the eightfold task lists of a command's counts
 // (tasks.PrepareEightfold: the borders oriented and the tasks of each
-// counted, on every core) in the
-// background: the first one while the devices open, each next one while
-// the count before it runs. A count waits for its own before it starts,
-// so that its first GPU launch goes out milliseconds after.
+// counted, on every core) in the background: the first one while the
+// devices open, with its first launch packed (gpu.PrepareEightfold),
+// each next one while the count before it runs. A count waits for its
+// own before it starts, so that its first GPU launch goes out at once.
 type taskLists struct {
 	split   int // the split asked for (-depth), or 0 for the default
-	hi      int // the command's last N: no list is prepared past it
-	prepare func(ctx context.Context, n, split int) error
+	lo, hi  int // the command's first and last N: no list is prepared past hi
+	prepare func(ctx context.Context, spec nq.Spec, head bool) error
 	mu      sync.Mutex
 	ready   map[int]chan struct{}
 }
@@ -37,7 +38,7 @@ func prepareLists(ctx context.Context, opt CountOptions, h Hooks) *taskLists {
 	if !opt.Devices.GPUs() || device.GuessSpec(opt.Lo, opt.Algo, 0).Algo != nq.Eightfold {
 		return nil
 	}
-	l := &taskLists{split: opt.Depth, hi: opt.Hi, prepare: h.PrepareList, ready: map[int]chan struct{}{}}
+	l := &taskLists{split: opt.Depth, lo: opt.Lo, hi: opt.Hi, prepare: h.PrepareList, ready: map[int]chan struct{}{}}
 	l.start(ctx, opt.Lo)
 	return l
 }
@@ -54,11 +55,22 @@ func (l *taskLists) start(ctx context.Context, n int) {
 	}
 	done := make(chan struct{})
 	l.ready[n] = done
-	split := device.GuessSpec(n, nq.Eightfold, l.split).Depth
+	spec := device.GuessSpec(n, nq.Eightfold, l.split)
 	go func() {
 		defer close(done)
-		l.prepare(ctx, n, split) // an error shows when the count lists its tasks
+		// An error shows when the count lists its tasks. Only the first
+		// count's launch is packed ahead: the next ones' packing would
+		// take cores from the count before them.
+		l.prepare(ctx, spec, n == l.lo)
 	}()
+}
+
+// prepareList is Hooks.PrepareList's default.
+func prepareList(ctx context.Context, spec nq.Spec, head bool) error {
+	if head {
+		return gpu.PrepareEightfold(ctx, spec)
+	}
+	return tasks.PrepareEightfold(ctx, spec.N, spec.Depth)
 }
 
 // wait waits until the list of n is prepared (or ctx is cancelled), and
