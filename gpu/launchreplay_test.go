@@ -695,8 +695,9 @@ const h100OpenSeconds = 0.35
 
 // hostReplays is what TestLaunchReplayProducer measured of one N:
 // slowdowns (wall ÷ (work ÷ resident threads)) of the producer now,
-// packed at once (ideal), at the VM's pace and at the H100 host's, and
-// of the producer before, packed at once and at its pace.
+// packed at once (ideal), at the VM's pace and at the H100 host's, the
+// latter also with the head packed ahead (h16Head), and of the producer
+// before, packed at once and at its pace.
 type hostReplays struct {
 	ideal, old                  replayStats
 	idealSlow, vm, h16, h16Head float64

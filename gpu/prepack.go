@@ -12,7 +12,6 @@ import (
 // into parts split to levels (PrepareEightfold), for the solve of spec
 // that takes it.
 type head struct {
-	spec   nq.Spec
 	levels int
 	parts  []*part
 	last   int
@@ -26,10 +25,14 @@ func (h *head) end() int {
 	return h.last
 }
 
-// heads holds the heads packed and not yet taken, by N, split and batch.
+// heads holds the heads packed and not yet taken, by N, split and batch;
+// gen counts ForgetPrepared's calls, and cancels stops the packing of the
+// heads in progress.
 var heads struct {
 	sync.Mutex
-	m map[[3]int]*head
+	m       map[[3]int]*head
+	gen     int
+	cancels []context.CancelFunc
 }
 
 // PrepareEightfold prepares the task list of spec, a normalized eightfold
@@ -40,15 +43,21 @@ var heads struct {
 // So a count started after the GPUs have opened launches at once, the
 // packing done while they opened.
 func PrepareEightfold(ctx context.Context, spec nq.Spec) error {
+	heads.Lock()
+	gen := heads.gen
+	hctx, cancel := context.WithCancel(ctx)
+	heads.cancels = append(heads.cancels, cancel)
+	heads.Unlock()
+	defer cancel()
 	if err := tasks.PrepareEightfold(ctx, spec.N, spec.Depth); err != nil {
 		return err
 	}
-	return prepareHead(ctx, spec, slotBytes/taskBytes(eightfoldLayout, spec))
+	return prepareHead(hctx, spec, slotBytes/taskBytes(eightfoldLayout, spec), gen)
 }
 
 // prepareHead packs the head of spec's list, of at most capTasks tasks,
-// into heads.
-func prepareHead(ctx context.Context, spec nq.Spec, capTasks int) error {
+// into heads, unless ForgetPrepared was called after gen.
+func prepareHead(ctx context.Context, spec nq.Spec, capTasks, gen int) error {
 	levels := firstLevels(spec)
 	plan := newGroupPlan(capTasks, levels)
 	plan.seen = nil // no launch to wait for: one group of up to capTasks
@@ -68,13 +77,16 @@ func prepareHead(ctx context.Context, spec nq.Spec, capTasks int) error {
 	if err := <-errc; g == nil || ctx.Err() != nil {
 		return err
 	}
-	h := &head{spec: spec, levels: levels, parts: g.parts}
+	h := &head{levels: levels, parts: g.parts}
 	if n := len(g.parts); n > 0 {
 		bs := g.parts[n-1].batches
 		h.last = bs[len(bs)-1] + 1
 	}
 	heads.Lock()
 	defer heads.Unlock()
+	if heads.gen != gen {
+		return nil // forgotten while it was packed
+	}
 	if heads.m == nil {
 		heads.m = map[[3]int]*head{}
 	}
@@ -87,11 +99,17 @@ func prepareHead(ctx context.Context, spec nq.Spec, capTasks int) error {
 const headChunkTasks = 1 << 13
 
 // ForgetPrepared drops the heads PrepareEightfold packed that no solve
-// has taken, and their memory.
+// has taken, and their memory, and stops the packing of those in
+// progress, which then keep nothing.
 func ForgetPrepared() {
 	heads.Lock()
 	defer heads.Unlock()
 	heads.m = nil
+	heads.gen++
+	for _, cancel := range heads.cancels {
+		cancel()
+	}
+	heads.cancels = nil
 }
 
 // firstLevels is the levels a solve of spec splits the tasks of its
@@ -153,7 +171,14 @@ func (pt *part) selected(sel func(batch int) bool) *part {
 	if all {
 		return pt
 	}
-	q := &part{levels: pt.levels}
+	kept := 0
+	for i := range keep {
+		if keep[i] {
+			kept += int(pt.sizes[i])
+		}
+	}
+	q := newPart(nq.Spec{Algo: nq.Eightfold}, kept)
+	q.levels = pt.levels
 	off := 0
 	for i, b := range pt.batches {
 		n := int(pt.sizes[i])

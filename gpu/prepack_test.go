@@ -26,7 +26,7 @@ func TestProduceFromHead(t *testing.T) {
 				if c.headTasks == 0 { // a slot's: the whole list
 					err = PrepareEightfold(context.Background(), spec)
 				} else {
-					err = prepareHead(context.Background(), spec, c.headTasks)
+					err = prepareHead(context.Background(), spec, c.headTasks, heads.gen)
 				}
 				if err != nil {
 					t.Fatal(err)
@@ -113,5 +113,18 @@ func TestTakeHeadChecks(t *testing.T) {
 		if takeHead(spec, levels, 1<<20) != nil {
 			t.Errorf("a head was taken twice")
 		}
+	}
+}
+
+// A head whose packing began before ForgetPrepared is not kept.
+func TestForgetPreparedDuringPacking(t *testing.T) {
+	spec := plan.Normalize(nq.Spec{N: 11, Algo: nq.Eightfold})
+	gen := heads.gen
+	ForgetPrepared()
+	if err := prepareHead(context.Background(), spec, 1<<20, gen); err != nil {
+		t.Fatal(err)
+	}
+	if len(heads.m) != 0 {
+		t.Errorf("a head packed across ForgetPrepared was kept")
 	}
 }

@@ -74,9 +74,11 @@ func Count(ctx context.Context, opt CountOptions, stdout, stderr io.Writer, h Ho
 	lists := prepareLists(ctx, opt, h) // while the devices open
 	devs, err := device.Open(opt.Devices, device.Options{Workers: opt.Workers, Algo: opt.Algo, RequireGPU: opt.RequireGPU}, h.Drivers(opt.Tune))
 	if err != nil {
+		gpu.ForgetPrepared()
 		return err
 	}
 	defer devs.Close()
+	lists.opened(devs)
 	reportOpen(stderr, devs, cpuEstimate(opt.Lo, opt.Hi, devs), opt.Verbose)
 	c := counter{opt: opt, devs: devs, h: h, stdout: stdout, stderr: stderr, out: resultWriter(opt, devs, h, stdout),
 		lists: lists, opened: time.Now()}

@@ -73,6 +73,19 @@ func prepareList(ctx context.Context, spec nq.Spec, head bool) error {
 	return tasks.PrepareEightfold(ctx, spec.N, spec.Depth)
 }
 
+// opened drops the head packed ahead (gpu.ForgetPrepared) unless a GPU
+// opened and the first count's spec on devs is the one it was packed for:
+// the split depends on the GPUs' SMs.
+func (l *taskLists) opened(devs *device.Devices) {
+	if l == nil {
+		return
+	}
+	spec, guess := devs.Spec(l.lo, "", l.split), device.GuessSpec(l.lo, nq.Eightfold, l.split)
+	if len(devs.GPUs) == 0 || spec.Algo != nq.Eightfold || spec.Depth != guess.Depth || spec.Batch != guess.Batch {
+		gpu.ForgetPrepared()
+	}
+}
+
 // wait waits until the list of n is prepared (or ctx is cancelled), and
 // starts the next one.
 func (l *taskLists) wait(ctx context.Context, n int) {
