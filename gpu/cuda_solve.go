@@ -153,13 +153,8 @@ func (s *solve) kernelName() string {
 func (s *solve) run(ctx context.Context) (uint64, error) {
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	groups := make(chan *group, 2)
-	prodErr := make(chan error, 1)
-	go func() {
-		defer close(groups)
-		p := producer{spec: s.spec, capTasks: s.capTasks, plan: s.plan, sel: s.sel, firstTasks: s.firstTasks, head: true}
-		prodErr <- p.run(pctx, groups)
-	}()
+	p := &producer{spec: s.spec, capTasks: s.capTasks, plan: s.plan, sel: s.sel, firstTasks: s.firstTasks, head: true}
+	groups, prodErr := p.start(pctx, 2)
 	c := consumer{solve: s}
 	var consumeErr error
 	err := s.b.ctx.Do(fmt.Sprintf("count N=%d with %s", s.spec.N, s.kernelName()), func() {

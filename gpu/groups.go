@@ -158,6 +158,18 @@ func rowWords(spec nq.Spec) int {
 	return spec.Depth
 }
 
+// start runs p in a goroutine: its groups come on the first channel,
+// which holds buffer of them and is closed when p returns, and then its
+// error on the second.
+func (p *producer) start(ctx context.Context, buffer int) (<-chan *group, <-chan error) {
+	out, errc := make(chan *group, buffer), make(chan error, 1)
+	go func() {
+		defer close(out)
+		errc <- p.run(ctx, out)
+	}()
+	return out, errc
+}
+
 // run sends the groups to out until the tasks are through, or returns
 // ctx's error.
 func (p *producer) run(ctx context.Context, out chan<- *group) error {

@@ -64,12 +64,7 @@ func prepareHead(ctx context.Context, spec nq.Spec, capTasks, gen int) error {
 	p := producer{spec: spec, capTasks: capTasks, plan: plan, chunkTasks: headChunkTasks}
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	out := make(chan *group, 1)
-	errc := make(chan error, 1)
-	go func() {
-		defer close(out)
-		errc <- p.runEightfold(pctx, out)
-	}()
+	out, errc := p.start(pctx, 1)
 	g := <-out
 	cancel()
 	for range out {
