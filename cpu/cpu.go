@@ -37,7 +37,7 @@ func checkTasks(spec nq.Spec) error {
 }
 
 // Backend counts task batches on the CPU cores: the CPU device of a job
-// (job.Backend).
+// (nq.Backend).
 type Backend struct {
 	workers int
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // Backend runs the kernels on one GPU: a GPU device of a job
-// (job.Backend). Open makes one.
+// (nq.Backend). Open makes one.
 type Backend struct {
 	ctx   *Context // nil in a build without CUDA
 	info  DeviceInfo

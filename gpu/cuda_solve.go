@@ -79,7 +79,7 @@ func (b *Backend) solve(ctx context.Context, spec nq.Spec, sel func(int) bool, d
 
 // newSolve checks spec and the tuning and chooses the kernel.
 func (b *Backend) newSolve(spec nq.Spec, sel func(int) bool, done func([]int, nq.Partial)) (*solve, error) {
-	v, explicit := b.tune.variant()
+	v, explicit := variantOf(b.tune)
 	kernel, err := lookupKernel(spec.Algo, v, explicit)
 	if err != nil {
 		return nil, err

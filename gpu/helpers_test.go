@@ -35,7 +35,7 @@ func (o Options) tuning() Tuning {
 }
 
 // variant is the kernel variant o asks for (Tuning.variant).
-func (o Options) variant() (Variant, bool) { return o.tuning().variant() }
+func (o Options) variant() (Variant, bool) { return variantOf(o.tuning()) }
 
 // SolvePartial counts the batches of n and algo that opt selects on b's
 // GPU with opt's tuning, through Count, and returns their summed

@@ -26,9 +26,6 @@ import (
 
 //go:generate go run ./internal/kernelgen
 
-// Variant is how a kernel schedules its tasks over the GPU's threads.
-type Variant string
-
 // The kernel variants of the table.
 const (
 	// Static is one task per thread, over a grid of one thread per task
@@ -99,10 +96,10 @@ func efStackBytes(n, split, threads int) int { return 16 * efFrames(n, split) * 
 // stacks of a block's threads, SymWords 32-bit words each.
 func symStackBytes(n, depth, threads int) int { return 4 * SymWords(n, depth) * threads }
 
-// variant is the kernel variant t asks for: Variant when set, else
+// variantOf is the kernel variant t asks for: Variant when set, else
 // SharedStacks or Dynamic from the shortcuts, else "" for the algorithm's
 // preferred kernel.
-func (t Tuning) variant() (v Variant, explicit bool) {
+func variantOf(t Tuning) (v Variant, explicit bool) {
 	switch {
 	case t.Variant != "":
 		return t.Variant, true

@@ -160,6 +160,7 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, h hoo
 
 // runAs counts (or prints the version) as the program started as name.
 func runAs(ctx context.Context, name string, args []string, stdout, stderr io.Writer, h hooks) int {
+	h = withBackends(h)
 	out := checkedOutput(stdout)
 	cfg, err := parseArgs(args)
 	switch {

@@ -15,7 +15,6 @@ import (
 
 	"github.com/nqueens-gpu/nqueens-gpu/cpu"
 	"github.com/nqueens-gpu/nqueens-gpu/gpu"
-	"github.com/nqueens-gpu/nqueens-gpu/internal/app"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/estimate"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/known"
@@ -220,7 +219,7 @@ func TestRealStubFallback(t *testing.T) {
 	env := noCUDA()
 	h := env.hooks()
 	h.Drivers = func(tune gpu.Tuning) device.Drivers {
-		d, real := env.drivers(tune), app.RealDrivers(tune)
+		d, real := env.drivers(tune), realDrivers(tune)
 		d.GPUs, d.OpenGPU = real.GPUs, real.OpenGPU
 		return d
 	}

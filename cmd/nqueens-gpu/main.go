@@ -107,6 +107,7 @@ type runner func(ctx context.Context, args []string, stdout, stderr io.Writer, h
 // printed and turned into the exit status (done).
 func command[O any](sub string, parse func([]string) (O, error), do func(context.Context, O, io.Writer, io.Writer, hooks) error) runner {
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer, h hooks) int {
+		h = withBackends(h)
 		out := checkedOutput(stdout)
 		opt, err := parse(args)
 		if err == nil {

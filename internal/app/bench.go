@@ -8,10 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nqueens-gpu/nqueens-gpu/gpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/gpuinfo"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
@@ -26,7 +26,7 @@ type Sweep struct {
 	Algos      []nq.Algo
 	Workers    int
 	Depth      int
-	Tune       gpu.Tuning
+	Tune       gpuinfo.Tuning
 	RequireGPU bool
 }
 
@@ -176,7 +176,7 @@ func measureSeries(ctx context.Context, opt BenchOptions, set device.Set, devs *
 		for n := opt.Lo; n <= opt.Hi; n++ {
 			spec := devs.Spec(n, nq.Algo(s.Algo), opt.Depth)
 			r, err := report.Measure(ctx, n, opt.Warmup, opt.Runs, func(ctx context.Context) (nq.Counts, error) {
-				return job.Count(ctx, devs.Job(spec, h.jobConfig()))
+				return job.Count(ctx, jobFor(devs, spec, h.jobConfig()))
 			}, h.Since)
 			if err != nil {
 				if ctx.Err() != nil {

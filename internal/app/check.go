@@ -91,7 +91,7 @@ func checkRow(ctx context.Context, opt CheckOptions, h Hooks, cols []checkColumn
 				return row, interrupted(ctx, "interrupted%s before N=%d", n)
 			}
 			start := time.Now()
-			cnt, err := job.Count(ctx, c.devs.Job(c.devs.Spec(n, nq.Algo(c.Algo), opt.Depth), h.jobConfig()))
+			cnt, err := job.Count(ctx, jobFor(c.devs, c.devs.Spec(n, nq.Algo(c.Algo), opt.Depth), h.jobConfig()))
 			cell.Seconds = h.Since(start).Seconds()
 			cell.Ran = true
 			switch {

@@ -9,12 +9,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/nqueens-gpu/nqueens-gpu/gpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/boards"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/checkpoint"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/estimate"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/fsutil"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/gpuinfo"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
@@ -43,10 +43,10 @@ type CountOptions struct {
 	Shard              plan.Shard    // the share of the batches to count
 
 	// Tuning.
-	Depth      int        // rows of the partial boards, 0 = plan.Normalize's
-	Tune       gpu.Tuning // the GPU kernels' variant and launch shape
-	RequireGPU bool       // fail rather than fall back to the CPU
-	GPUTrace   bool       // a line per GPU launch on stderr (TraceLaunches)
+	Depth      int            // rows of the partial boards, 0 = plan.Normalize's
+	Tune       gpuinfo.Tuning // the GPU kernels' variant and launch shape
+	RequireGPU bool           // fail rather than fall back to the CPU
+	GPUTrace   bool           // a line per GPU launch on stderr (TraceLaunches)
 
 	// Args is the command line without the program's name, for the
 	// checkpoint and the resume hint.
@@ -72,15 +72,16 @@ func Count(ctx context.Context, opt CountOptions, stdout, stderr io.Writer, h Ho
 		opt.Tune.Trace, opt.Tune.OpenTrace = TraceLaunches(stderr), TraceOpen(stderr)
 	}
 	lists := prepareLists(ctx, opt, h) // while the devices open
-	devs, err := device.Open(opt.Devices, device.Options{Workers: opt.Workers, Algo: opt.Algo, RequireGPU: opt.RequireGPU}, h.Drivers(opt.Tune))
+	drivers := h.Drivers(opt.Tune)
+	devs, err := device.Open(opt.Devices, device.Options{Workers: opt.Workers, Algo: opt.Algo, RequireGPU: opt.RequireGPU}, drivers)
 	if err != nil {
-		gpu.ForgetPrepared()
+		drivers.Forget()
 		return err
 	}
 	defer devs.Close()
-	lists.opened(devs)
+	lists.opened(devs, drivers.Forget)
 	reportOpen(stderr, devs, cpuEstimate(opt.Lo, opt.Hi, devs), opt.Verbose)
-	c := counter{opt: opt, devs: devs, h: h, stdout: stdout, stderr: stderr, out: resultWriter(opt, devs, h, stdout),
+	c := counter{opt: opt, devs: devs, h: h, forget: drivers.Forget, stdout: stdout, stderr: stderr, out: resultWriter(opt, devs, h, stdout),
 		lists: lists, opened: time.Now()}
 	for n := opt.Lo; n <= opt.Hi; n++ {
 		if ctx.Err() != nil {
@@ -132,6 +133,7 @@ type counter struct {
 	stdout, stderr io.Writer
 	out            report.ResultWriter
 	lists          *taskLists // the eightfold task lists, prepared ahead
+	forget         func()     // drops a first launch packed ahead
 	opened         time.Time  // when the devices were open
 }
 
@@ -139,7 +141,7 @@ type counter struct {
 // progress reports, checkpoints and shards as the options ask.
 func (c *counter) one(ctx context.Context, n int) error {
 	c.lists.wait(ctx, n)
-	defer gpu.ForgetPrepared() // a first launch packed ahead and not taken
+	defer c.forget() // a first launch packed ahead and not taken
 	if c.opt.GPUTrace && len(c.devs.GPUs) > 0 {
 		traceStart(c.stderr, n, c.opened, time.Now())
 	}
@@ -189,7 +191,7 @@ func (c *counter) start(ctx context.Context, n int, warn func(string)) (*job.Job
 	ready := make(chan made, 1)
 	go func() {
 		spec := c.devs.Spec(n, "", c.opt.Depth)
-		cfg := c.devs.Job(spec, c.h.jobConfig())
+		cfg := jobFor(c.devs, spec, c.h.jobConfig())
 		cfg.Shard, cfg.NeedPlan = c.opt.Shard, !c.opt.Quiet || c.opt.Sharded
 		cfg.Checkpoint, cfg.CheckpointInterval = c.opt.Checkpoint, c.opt.CheckpointInterval
 		cfg.Args, cfg.Warn = append([]string{Program}, c.opt.Args...), warn
@@ -369,15 +371,15 @@ func cpuEstimate(lo, hi int, devs *device.Devices) string {
 	return fmt.Sprintf("about %s for N=%s", estimate.Text(sec), report.RangeText(lo, hi))
 }
 
-// TraceLaunches returns a gpu.Tuning.Trace that writes each launch to w as
+// TraceLaunches returns a gpuinfo.Tuning.Trace that writes each launch to w as
 // one tab-separated line: "gpu-trace", N, the GPU's ordinal, the launch's
 // number, its tasks and batches, the seconds since the solve began at
 // which its tasks were packed, it was queued and it ended, and the most
 // levels of its eightfold tasks (0 for other tasks). Lines of several GPUs
 // do not interleave.
-func TraceLaunches(w io.Writer) func(gpu.LaunchTrace) {
+func TraceLaunches(w io.Writer) func(gpuinfo.LaunchTrace) {
 	var mu sync.Mutex
-	return func(l gpu.LaunchTrace) {
+	return func(l gpuinfo.LaunchTrace) {
 		mu.Lock()
 		defer mu.Unlock()
 		fmt.Fprintf(w, "gpu-trace\t%d\t%d\t%d\t%d\t%d\t%.6f\t%.6f\t%.6f\t%d\n", l.N, l.Device, l.Launch, l.Tasks, l.Batches,

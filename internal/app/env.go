@@ -7,8 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/nqueens-gpu/nqueens-gpu/cpu"
-	"github.com/nqueens-gpu/nqueens-gpu/gpu"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/gpuinfo"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/report"
 )
 
@@ -26,14 +25,20 @@ func Version(_ context.Context, _ struct{}, stdout, _ io.Writer, h Hooks) error 
 
 // Env describes the machine, the build and the GPUs for bench, check and
 // devices; its error is the GPU list's.
-func Env(h Hooks, tune gpu.Tuning) (report.Env, error) {
+func Env(h Hooks, tune gpuinfo.Tuning) (report.Env, error) {
 	h = h.WithDefaults()
-	p := report.Probe{Build: h.Build, CPUSearch: cpu.EightfoldPath()}
-	p.CUDABuild, p.PTXBuild = gpu.CUDABuild()
-	if d, err := gpu.Driver(); err == nil {
-		p.NVIDIADriver, p.CUDADriver = d.Version, d.CUDAVersion()
+	d := h.Drivers(tune)
+	p := report.Probe{Build: h.Build}
+	if d.CPUSearch != nil {
+		p.CPUSearch = d.CPUSearch()
 	}
-	gpus, err := h.Drivers(tune).GPUs()
+	p.CUDABuild, p.PTXBuild = d.Build()
+	if d.Driver != nil {
+		if di, err := d.Driver(); err == nil {
+			p.NVIDIADriver, p.CUDADriver = di.Version, di.CUDAVersion()
+		}
+	}
+	gpus, err := d.GPUs()
 	switch {
 	case err != nil:
 		p.GPUNote = err.Error()
@@ -48,7 +53,7 @@ func Env(h Hooks, tune gpu.Tuning) (report.Env, error) {
 }
 
 // envOf is the environment of a bench or check report.
-func envOf(h Hooks, tune gpu.Tuning) report.Env {
+func envOf(h Hooks, tune gpuinfo.Tuning) report.Env {
 	e, _ := Env(h, tune) // a GPU list's error is in e.GPUNote
 	return e
 }
@@ -62,7 +67,7 @@ type DevicesOptions struct {
 // with opt.JSON; without a GPU to count on it says why in its error.
 func Devices(_ context.Context, opt DevicesOptions, stdout, _ io.Writer, h Hooks) error {
 	h = h.WithDefaults()
-	env, err := Env(h, gpu.Tuning{})
+	env, err := Env(h, gpuinfo.Tuning{})
 	if opt.JSON {
 		if err2 := report.WriteJSON(stdout, &env); err2 != nil {
 			return &OutputError{err2}
@@ -81,7 +86,7 @@ func Devices(_ context.Context, opt DevicesOptions, stdout, _ io.Writer, h Hooks
 	if err != nil {
 		// The few words of the fallback line; the details are in the
 		// GPU row above.
-		cause, fix := h.Drivers(gpu.Tuning{}).Explain(err)
+		cause, fix := h.Drivers(gpuinfo.Tuning{}).Explain(err)
 		msg = "no GPU to count on: " + cause
 		if fix != "" {
 			msg += "; to use a GPU, " + fix

@@ -3,13 +3,11 @@ package app
 import (
 	"context"
 	"io"
-	"runtime"
 	"time"
 
-	"github.com/nqueens-gpu/nqueens-gpu/cpu"
-	"github.com/nqueens-gpu/nqueens-gpu/gpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/buildinfo"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/gpuinfo"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
@@ -21,8 +19,9 @@ import (
 // set fakes.
 type Hooks struct {
 	// Drivers wires the backends into the device layer, GPUs opened with
-	// tune; nil means RealDrivers.
-	Drivers func(tune gpu.Tuning) device.Drivers
+	// tune. The program passes the cpu and gpu packages (which sit above
+	// app), tests fakes; it must be set.
+	Drivers func(tune gpuinfo.Tuning) device.Drivers
 	// Plan numbers and fingerprints a job's batches; nil means the job's
 	// own (job.Config.Plan) and plan.Make for merge.
 	Plan func(nq.Spec) (plan.Plan, error)
@@ -45,34 +44,16 @@ type Hooks struct {
 	Now func() time.Time
 	// PrepareList makes the eightfold task list of spec ahead of its
 	// count (see taskLists), and with head packs its first launch too;
-	// nil means tasks.PrepareEightfold, and gpu.PrepareEightfold with
+	// nil means tasks.PrepareEightfold, and the drivers' PrepareHead with
 	// head. Tests whose devices list no tasks set one that does nothing.
 	PrepareList func(ctx context.Context, spec nq.Spec, head bool) error
 }
 
-// RealDrivers are the cpu and gpu packages.
-func RealDrivers(tune gpu.Tuning) device.Drivers {
-	return device.Drivers{
-		CPU:   func(workers int) job.Backend { return cpu.New(workers) },
-		Procs: func() int { return runtime.GOMAXPROCS(0) },
-		GPUs:  gpu.Devices,
-		OpenGPU: func(ordinal int) (job.Backend, error) {
-			b, err := gpu.OpenWith(ordinal, tune)
-			if err != nil {
-				return nil, err // not a typed nil in an interface
-			}
-			return b, nil
-		},
-		GPUAlgos: gpu.Algos(),
-		Cause:    gpu.Cause,
-		Fix:      gpu.Fix,
-	}
-}
-
-// WithDefaults fills in the hooks h left nil.
+// WithDefaults fills in the hooks h left nil (Drivers aside).
 func (h Hooks) WithDefaults() Hooks {
-	if h.Drivers == nil {
-		h.Drivers = RealDrivers
+	var d device.Drivers
+	if h.Drivers != nil {
+		d = h.Drivers(gpuinfo.Tuning{})
 	}
 	if h.IsTerminal == nil {
 		h.IsTerminal = progress.IsTerminal
@@ -81,13 +62,13 @@ func (h Hooks) WithDefaults() Hooks {
 		h.Since = time.Since // time.Now carries a monotonic reading
 	}
 	if h.Build == (buildinfo.Info{}) {
-		h.Build = buildinfo.Read(buildinfo.CUDA(gpu.CUDABuild()))
+		h.Build = buildinfo.Read(buildinfo.CUDA(d.Build()))
 	}
 	if h.Now == nil {
 		h.Now = time.Now
 	}
 	if h.PrepareList == nil {
-		h.PrepareList = prepareList
+		h.PrepareList = prepareList(d.PrepareHead)
 	}
 	return h
 }
@@ -97,4 +78,12 @@ func (h Hooks) WithDefaults() Hooks {
 // checkpoint records (buildinfo.Info.Short).
 func (h Hooks) jobConfig() job.Config {
 	return job.Config{Plan: h.Plan, Symmetric: h.Symmetric, StopWait: h.StopWait, Version: h.Build.Short()}
+}
+
+// jobFor is the configuration of a job that counts spec on every device
+// of devs: cfg (from jobConfig) with the spec, the backends, and those
+// that count beside the GPUs.
+func jobFor(devs *device.Devices, spec nq.Spec, cfg job.Config) job.Config {
+	cfg.Spec, cfg.Backends, cfg.Beside = spec, devs.Backends, devs.Beside()
+	return cfg
 }

@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/nqueens-gpu/nqueens-gpu/gpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/device"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/gpuinfo"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/tasks"
 )
@@ -20,7 +20,7 @@ var processStart = time.Now()
 // taskLists prepares the eightfold task lists of a command's counts
 // (tasks.PrepareEightfold: the borders oriented and the tasks of each
 // counted, on every core) in the background: the first one while the
-// devices open, with its first launch packed (gpu.PrepareEightfold),
+// devices open, with its first launch packed (the drivers' PrepareHead),
 // each next one while the count before it runs. A count waits for its
 // own before it starts, so that its first GPU launch goes out at once.
 type taskLists struct {
@@ -65,24 +65,27 @@ func (l *taskLists) start(ctx context.Context, n int) {
 	}()
 }
 
-// prepareList is Hooks.PrepareList's default.
-func prepareList(ctx context.Context, spec nq.Spec, head bool) error {
-	if head {
-		return gpu.PrepareEightfold(ctx, spec)
+// prepareList is Hooks.PrepareList's default, with the drivers'
+// PrepareHead (nil packs no head).
+func prepareList(prepareHead func(context.Context, nq.Spec) error) func(context.Context, nq.Spec, bool) error {
+	return func(ctx context.Context, spec nq.Spec, head bool) error {
+		if head && prepareHead != nil {
+			return prepareHead(ctx, spec)
+		}
+		return tasks.PrepareEightfold(ctx, spec.N, spec.Depth)
 	}
-	return tasks.PrepareEightfold(ctx, spec.N, spec.Depth)
 }
 
-// opened drops the head packed ahead (gpu.ForgetPrepared) unless a GPU
-// opened and the first count's spec on devs is the one it was packed for:
-// the split depends on the GPUs' SMs.
-func (l *taskLists) opened(devs *device.Devices) {
+// opened drops the head packed ahead (forget) unless a GPU opened and
+// the first count's spec on devs is the one it was packed for: the split
+// depends on the GPUs' SMs.
+func (l *taskLists) opened(devs *device.Devices, forget func()) {
 	if l == nil {
 		return
 	}
 	spec, guess := devs.Spec(l.lo, "", l.split), device.GuessSpec(l.lo, nq.Eightfold, l.split)
 	if len(devs.GPUs) == 0 || spec.Algo != nq.Eightfold || spec.Depth != guess.Depth || spec.Batch != guess.Batch {
-		gpu.ForgetPrepared()
+		forget()
 	}
 }
 
@@ -105,13 +108,13 @@ func (l *taskLists) wait(ctx context.Context, n int) {
 	l.start(ctx, n+1)
 }
 
-// TraceOpen returns a gpu.Tuning.OpenTrace that writes the steps of
+// TraceOpen returns a gpuinfo.Tuning.OpenTrace that writes the steps of
 // opening each GPU to w as one tab-separated line: "gpu-open", the GPU's
 // ordinal, and the seconds of loading the driver, creating the context,
 // loading the module and the self-test launch.
-func TraceOpen(w io.Writer) func(gpu.OpenTrace) {
+func TraceOpen(w io.Writer) func(gpuinfo.OpenTrace) {
 	var mu sync.Mutex
-	return func(o gpu.OpenTrace) {
+	return func(o gpuinfo.OpenTrace) {
 		mu.Lock()
 		defer mu.Unlock()
 		fmt.Fprintf(w, "gpu-open\t%d\t%.6f\t%.6f\t%.6f\t%.6f\n", o.Device, o.Driver.Seconds(), o.Context.Seconds(),

@@ -1,8 +1,8 @@
 // Package device decides where a count runs. It parses a -device value
 // once (Parse, ParseList), opens the CPU and GPU backends behind one
 // interface (Open), falls back to the CPU with the reason when no GPU can
-// be used, and turns what it opened into the workers of a job
-// (Devices.Job). The counting command, bench and check all go through
+// be used, and says what it opened: the backends of a job and those that
+// count beside the GPUs (Devices.Beside). The counting command, bench and check all go through
 // it, so that "-device all" means every GPU everywhere.
 //
 // It reaches the backends only through Drivers, which the command fills
@@ -11,15 +11,15 @@
 package device
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
-	"github.com/nqueens-gpu/nqueens-gpu/gpu"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/clip"
-	"github.com/nqueens-gpu/nqueens-gpu/internal/job"
+	"github.com/nqueens-gpu/nqueens-gpu/internal/gpuinfo"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
 )
@@ -149,15 +149,15 @@ type NodeCounter interface {
 // and gpu packages, tests with fakes.
 type Drivers struct {
 	// CPU returns the CPU backend with workers goroutines.
-	CPU func(workers int) job.Backend
+	CPU func(workers int) nq.Backend
 	// Procs is the number of goroutines the CPU runs at once
 	// (GOMAXPROCS): the CPU's workers when none are asked for.
 	Procs func() int
 	// GPUs lists the GPUs; its error says why none can be used (a build
 	// without CUDA, no driver, no device).
-	GPUs func() ([]gpu.DeviceInfo, error)
+	GPUs func() ([]gpuinfo.DeviceInfo, error)
 	// OpenGPU opens the GPU with the ordinal.
-	OpenGPU func(ordinal int) (job.Backend, error)
+	OpenGPU func(ordinal int) (nq.Backend, error)
 	// GPUAlgos lists the algorithms that have a GPU kernel.
 	GPUAlgos []nq.Algo
 	// Cause says in a few words why an error of GPUs or OpenGPU keeps
@@ -167,6 +167,34 @@ type Drivers struct {
 	// Fix says in one clause what the user can do about an error of GPUs
 	// or OpenGPU ("" when it knows nothing to say); nil says nothing.
 	Fix func(error) string
+	// Driver describes the NVIDIA driver; nil knows none.
+	Driver func() (gpuinfo.DriverInfo, error)
+	// CUDABuild says whether the binary was built with the CUDA path, and
+	// its kernels' PTX build; nil means without.
+	CUDABuild func() (cuda bool, ptx string)
+	// CPUSearch names the CPU path's search; nil names none.
+	CPUSearch func() string
+	// PrepareHead packs the first launch of a GPU count of spec while
+	// the GPUs open; nil packs nothing.
+	PrepareHead func(ctx context.Context, spec nq.Spec) error
+	// ForgetPrepared drops what PrepareHead packed and no count took;
+	// nil has nothing to drop.
+	ForgetPrepared func()
+}
+
+// Build is CUDABuild's answer, or none.
+func (d Drivers) Build() (cuda bool, ptx string) {
+	if d.CUDABuild == nil {
+		return false, ""
+	}
+	return d.CUDABuild()
+}
+
+// Forget calls ForgetPrepared, if d has one.
+func (d Drivers) Forget() {
+	if d.ForgetPrepared != nil {
+		d.ForgetPrepared()
+	}
 }
 
 // Explain is why err keeps the GPUs from counting, in a few words (Cause,
@@ -217,9 +245,9 @@ func (e *FallbackError) Error() string {
 type Devices struct {
 	// Backends are the GPUs that opened, in the order asked, then the
 	// CPU when it counts.
-	Backends []job.Backend
+	Backends []nq.Backend
 	// GPUs describes the GPUs that opened; empty on the CPU alone.
-	GPUs []gpu.DeviceInfo
+	GPUs []gpuinfo.DeviceInfo
 	// Kind is "cpu", "gpu" or "gpu+cpu"; Device is "cpu", the GPU
 	// ordinals ("0", "0,1") and ",cpu" when the CPU counts next to them;
 	// DeviceName joins the GPUs' names.
@@ -321,7 +349,7 @@ func cpuOnly(opt Options, d Drivers, no noGPU) *Devices {
 		w = d.Procs()
 	}
 	return &Devices{
-		Backends:       []job.Backend{d.CPU(w)},
+		Backends:       []nq.Backend{d.CPU(w)},
 		Kind:           "cpu",
 		Device:         "cpu",
 		Algo:           plan.Algo(opt.Algo),
@@ -345,7 +373,7 @@ func supports(algos []nq.Algo, a nq.Algo) bool {
 // descriptions, or none and the reason to fall back to the CPU. Of
 // several GPUs, one that does not exist or does not open is left out with
 // a line in leftOut.
-func openGPUs(set Set, d Drivers) (gs []job.Backend, infos []gpu.DeviceInfo, no noGPU, leftOut []string) {
+func openGPUs(set Set, d Drivers) (gs []nq.Backend, infos []gpuinfo.DeviceInfo, no noGPU, leftOut []string) {
 	devs, err := d.GPUs()
 	if err != nil {
 		why, fix := d.Explain(err)
@@ -358,7 +386,7 @@ func openGPUs(set Set, d Drivers) (gs []job.Backend, infos []gpu.DeviceInfo, no 
 	if len(devs) == 0 {
 		return nil, nil, noGPU{why: "the driver sees no GPU", fix: "check nvidia-smi"}, nil
 	}
-	var want []gpu.DeviceInfo
+	var want []gpuinfo.DeviceInfo
 	var failed, fixes, details []string
 	if set.All {
 		want = devs
@@ -401,7 +429,7 @@ func openGPUs(set Set, d Drivers) (gs []job.Backend, infos []gpu.DeviceInfo, no 
 
 // ordinals writes the ordinals of devs for a message: "GPU 0", "GPUs 0
 // to 7", "GPUs 0, 2".
-func ordinals(devs []gpu.DeviceInfo) string {
+func ordinals(devs []gpuinfo.DeviceInfo) string {
 	if len(devs) == 1 {
 		return "GPU " + strconv.Itoa(devs[0].Ordinal)
 	}
@@ -420,8 +448,8 @@ func ordinals(devs []gpu.DeviceInfo) string {
 // openAll opens the GPUs gs at once (each creates its context and loads
 // its kernels, a fraction of a second), and returns their backends and
 // errors in gs's order.
-func openAll(gs []gpu.DeviceInfo, d Drivers) ([]job.Backend, []error) {
-	bs, errs := make([]job.Backend, len(gs)), make([]error, len(gs))
+func openAll(gs []gpuinfo.DeviceInfo, d Drivers) ([]nq.Backend, []error) {
+	bs, errs := make([]nq.Backend, len(gs)), make([]error, len(gs))
 	var wg sync.WaitGroup
 	for i, g := range gs {
 		wg.Add(1)
@@ -503,15 +531,14 @@ func GuessSpec(n int, algo nq.Algo, depth int) nq.Spec {
 	return normalize(nq.Spec{N: n, Algo: algo, Depth: depth})
 }
 
-// Job is the configuration of a job that counts spec on every device:
-// cfg (its Plan, Symmetric and the long-run fields) with the spec and the
-// backends, the CPU beside the GPUs where it counts next to them.
-func (d *Devices) Job(spec nq.Spec, cfg job.Config) job.Config {
-	cfg.Spec, cfg.Backends = spec, d.Backends
+// Beside is the number of backends, last in Backends, that count beside
+// the GPUs and take batches only where that helps the count
+// (job.Config.Beside): the CPU of "gpu+cpu", else none.
+func (d *Devices) Beside() int {
 	if d.Kind == "gpu+cpu" {
-		cfg.Beside = 1 // the CPU, last: it takes batches only where it helps
+		return 1
 	}
-	return cfg
+	return 0
 }
 
 // TakeNodes sums the nodes the backends that count them (NodeCounter)

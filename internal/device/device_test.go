@@ -157,7 +157,7 @@ func TestOpen(t *testing.T) {
 			if tt.fallback != "" && d.FallbackLine("") != fmt.Sprintf("counting on the CPU (%s): %s; to use a GPU, %s", Workers(tt.workers), tt.fallback, d.FallbackFix) {
 				t.Errorf("FallbackLine = %q", d.FallbackLine(""))
 			}
-			c, err := job.Count(context.Background(), d.Job(d.Spec(8, "", 0), job.Config{}))
+			c, err := job.Count(context.Background(), job.Config{Spec: d.Spec(8, "", 0), Backends: d.Backends, Beside: d.Beside()})
 			if err != nil || c != (nq.Counts{C4: 1, C8: 11}) {
 				t.Errorf("Count = %v, %v", c, err)
 			}

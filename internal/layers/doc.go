@@ -14,13 +14,14 @@ package layers
 
 // Order lists the module's packages by layer, the lowest first.
 var Order = [][]string{
-	{"internal/clip", "internal/symmetry", "internal/batchset", "internal/benchstat", "internal/buildinfo", "internal/fsutil", "internal/fakecuda", "kernels"},
+	{"internal/clip", "internal/symmetry", "internal/batchset", "internal/benchstat", "internal/buildinfo", "internal/fsutil", "internal/fakecuda", "internal/gpuinfo", "kernels"},
 	{"internal/nq", "internal/tasks", "internal/fsutil/fsutiltest", "internal/layers", "kernels/internal/ptxgen"},
 	{"internal/known", "internal/boards", "internal/burnside", "internal/estimate", "internal/tasks/taskstest", "internal/eflanes", "kernels/host", "gpu/internal/kernelgen"},
 	{"internal/plan"},
-	{"internal/checkpoint"},
-	{"internal/job", "internal/shard", "cpu", "gpu"},
-	{"internal/job/jobtest", "internal/device", "internal/progress", "internal/report"},
+	{"internal/checkpoint", "internal/device"},
+	{"internal/job", "internal/shard"},
+	{"internal/job/jobtest", "internal/progress", "internal/report"},
 	{"internal/app"},
+	{"cpu", "gpu"},
 	{"cmd/nqueens-gpu", "scripts/benchdoc", "scripts/cpubench", "scripts/gpuchecks", "scripts/kernelreport", "scripts/warpsim"},
 }

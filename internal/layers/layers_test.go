@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -76,9 +77,17 @@ func layerOf() map[string]int {
 	return m
 }
 
-// appLayer is the layer of internal/app: a test may import any package
-// below it.
-var appLayer = layerOf()["internal/app"]
+// testLayer is the layer of the commands: a test may import any package
+// below it (the cpu backend as a reference, the gpu one to run).
+var testLayer = layerOf()["cmd/nqueens-gpu"]
+
+// backendsOnly are the imports a backend's code must not make although
+// they are lower: the backends count what the job hands them and know
+// neither the job nor the device layer that runs them.
+var backendsOnly = map[string][]string{
+	"cpu": {"internal/job", "internal/device", "internal/app"},
+	"gpu": {"internal/job", "internal/device", "internal/app"},
+}
 
 // upward says why pkg must not import imp ("" when it may); inTest is set
 // for the imports of pkg's tests.
@@ -90,8 +99,10 @@ func upward(layer map[string]int, pkg, imp string, inTest bool) string {
 		return pkg + " has no layer in layers.Order"
 	case !oki:
 		return imp + " has no layer in layers.Order"
-	case inTest && li < appLayer:
+	case inTest && li < testLayer:
 		return ""
+	case slices.Contains(backendsOnly[pkg], imp):
+		return "a backend does not import the layers that run it"
 	case li >= lp:
 		return fmt.Sprintf("layer %d may import only lower layers, and %s is in layer %d", lp, imp, li)
 	}
@@ -142,12 +153,14 @@ func TestUpward(t *testing.T) {
 		{"cpu", "internal/job", false, true},
 		{"gpu", "internal/job", false, true},
 		{"gpu", "internal/device", false, true},
-		{"internal/device", "internal/job", false, false},
+		{"internal/device", "internal/job", false, true},
 		{"internal/job", "cpu", false, true},
 		{"gpu", "cpu", false, true},
 		{"gpu", "cpu", true, false},
 		{"cpu", "internal/job/jobtest", true, false},
-		{"internal/job", "internal/app", true, true},
+		{"internal/job", "internal/app", true, false},
+		{"internal/app", "gpu", false, true},
+		{"internal/device", "gpu", false, true},
 		{"scripts/benchdoc", "cmd/nqueens-gpu", false, true},
 		{"cmd/nqueens-gpu", "internal/app", false, false},
 		{"internal/unknown", "internal/nq", false, true},
