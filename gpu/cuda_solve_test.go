@@ -25,18 +25,18 @@ var variants = []struct {
 	opt  Options
 }{
 	{"symmetry", nq.Symmetry, Options{}},
-	{"symmetry-dynamic", nq.Symmetry, Options{Dynamic: true}},
-	{"symmetry-smem", nq.Symmetry, Options{SharedStack: true}},
-	{"symmetry-smem-256", nq.Symmetry, Options{SharedStack: true, Threads: 256}},
-	{"symmetry-variant-dynamic", nq.Symmetry, Options{Variant: Dynamic, Threads: 64}},
+	{"symmetry-dynamic", nq.Symmetry, Options{Tuning: Tuning{Dynamic: true}}},
+	{"symmetry-smem", nq.Symmetry, Options{Tuning: Tuning{SharedStack: true}}},
+	{"symmetry-smem-256", nq.Symmetry, Options{Tuning: Tuning{SharedStack: true, Threads: 256}}},
+	{"symmetry-variant-dynamic", nq.Symmetry, Options{Tuning: Tuning{Variant: Dynamic, Threads: 64}}},
 	{"carrychain", nq.CarryChain, Options{}},
 	{"eightfold", nq.Eightfold, Options{}},
-	{"eightfold-static", nq.Eightfold, Options{Variant: Static}},
-	{"eightfold-static-64", nq.Eightfold, Options{Variant: Static, Threads: 64}},
+	{"eightfold-static", nq.Eightfold, Options{Tuning: Tuning{Variant: Static}}},
+	{"eightfold-static-64", nq.Eightfold, Options{Tuning: Tuning{Variant: Static, Threads: 64}}},
 	// Many launches per N, both slots in turn: at most 64 tasks a launch
 	// (a whole batch at least).
-	{"eightfold-launches", nq.Eightfold, Options{MaxTasks: 64, Batch: 16}},
-	{"symmetry-dynamic-launches", nq.Symmetry, Options{Dynamic: true, MaxTasks: 64, Batch: 16}},
+	{"eightfold-launches", nq.Eightfold, Options{Batch: 16, Tuning: Tuning{MaxTasks: 64}}},
+	{"symmetry-dynamic-launches", nq.Symmetry, Options{Batch: 16, Tuning: Tuning{Dynamic: true, MaxTasks: 64}}},
 }
 
 // testMaxN is the largest N of TestSolveMatchesCPU: NQUEENS_TEST_MAXN, or

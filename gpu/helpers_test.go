@@ -4,7 +4,6 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/nqueens-gpu/nqueens-gpu/internal/nq"
 	"github.com/nqueens-gpu/nqueens-gpu/internal/plan"
@@ -18,20 +17,15 @@ type Options struct {
 	Depth, Batch int
 	Select       func(batch int) bool
 	Done         func(batches []int, p nq.Partial)
-	Threads      int
-	LaunchTime   time.Duration
-	MaxTasks     int
-	Variant      Variant
-	Dynamic      bool
-	SharedStack  bool
-	Trace        func(LaunchTrace)
-	Nodes        *uint64
+	Tuning
+	Nodes *uint64
 }
 
 // tuning is the Tuning of o.
 func (o Options) tuning() Tuning {
-	return Tuning{Threads: o.Threads, LaunchTime: o.LaunchTime, MaxTasks: o.MaxTasks, Variant: o.Variant,
-		Dynamic: o.Dynamic, SharedStack: o.SharedStack, Nodes: o.Nodes != nil, Trace: o.Trace}
+	t := o.Tuning
+	t.Nodes = o.Nodes != nil
+	return t
 }
 
 // variant is the kernel variant o asks for (Tuning.variant).

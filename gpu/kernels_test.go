@@ -172,21 +172,21 @@ func TestLookupKernel(t *testing.T) {
 		errWords string
 	}{
 		{nq.Symmetry, Options{}, "nq_symmetry_boards", ""},
-		{nq.Symmetry, Options{Dynamic: true}, "nq_symmetry_boards_dyn", ""},
-		{nq.Symmetry, Options{SharedStack: true}, "nq_symmetry_boards_smem", ""},
-		{nq.Symmetry, Options{Dynamic: true, SharedStack: true}, "nq_symmetry_boards_smem", ""},
-		{nq.Symmetry, Options{Variant: Dynamic, SharedStack: true}, "nq_symmetry_boards_dyn", ""},
+		{nq.Symmetry, Options{Tuning: Tuning{Dynamic: true}}, "nq_symmetry_boards_dyn", ""},
+		{nq.Symmetry, Options{Tuning: Tuning{SharedStack: true}}, "nq_symmetry_boards_smem", ""},
+		{nq.Symmetry, Options{Tuning: Tuning{Dynamic: true, SharedStack: true}}, "nq_symmetry_boards_smem", ""},
+		{nq.Symmetry, Options{Tuning: Tuning{Variant: Dynamic, SharedStack: true}}, "nq_symmetry_boards_dyn", ""},
 		{nq.CarryChain, Options{}, "nq_carry_frames", ""},
-		{nq.CarryChain, Options{Dynamic: true}, "nq_carry_frames", ""},
-		{nq.CarryChain, Options{SharedStack: true}, "nq_carry_frames", ""},
-		{nq.CarryChain, Options{Variant: Dynamic}, "", "carrychain has no dynamic GPU kernel (variants: static)"},
+		{nq.CarryChain, Options{Tuning: Tuning{Dynamic: true}}, "nq_carry_frames", ""},
+		{nq.CarryChain, Options{Tuning: Tuning{SharedStack: true}}, "nq_carry_frames", ""},
+		{nq.CarryChain, Options{Tuning: Tuning{Variant: Dynamic}}, "", "carrychain has no dynamic GPU kernel (variants: static)"},
 		{nq.Eightfold, Options{}, "nq_eightfold", ""},
-		{nq.Eightfold, Options{Dynamic: true}, "nq_eightfold", ""},
-		{nq.Eightfold, Options{SharedStack: true}, "nq_eightfold", ""},
-		{nq.Eightfold, Options{Variant: Static}, "nq_eightfold_static", ""},
-		{nq.Eightfold, Options{Variant: SharedStacks}, "", "eightfold has no smem GPU kernel (variants: static, dynamic)"},
+		{nq.Eightfold, Options{Tuning: Tuning{Dynamic: true}}, "nq_eightfold", ""},
+		{nq.Eightfold, Options{Tuning: Tuning{SharedStack: true}}, "nq_eightfold", ""},
+		{nq.Eightfold, Options{Tuning: Tuning{Variant: Static}}, "nq_eightfold_static", ""},
+		{nq.Eightfold, Options{Tuning: Tuning{Variant: SharedStacks}}, "", "eightfold has no smem GPU kernel (variants: static, dynamic)"},
 		{nq.Bitmap, Options{}, "", "bitmap has no GPU kernel (GPU kernels: symmetry, carrychain, eightfold)"},
-		{nq.Symmetry, Options{Variant: "nope"}, "", "symmetry has no nope GPU kernel (variants: static, dynamic, smem)"},
+		{nq.Symmetry, Options{Tuning: Tuning{Variant: "nope"}}, "", "symmetry has no nope GPU kernel (variants: static, dynamic, smem)"},
 	}
 	for _, tt := range tests {
 		v, explicit := tt.opt.variant()
