@@ -5,8 +5,9 @@
 // lines (a package's doc.go aside) and no function of internal/job or gpu
 // over 60 lines.
 //
-// A package imports only packages of lower layers. A test may also import
-// any package below internal/app, to check its package with the others.
+// A package imports only packages of lower layers, and the backends (cpu,
+// gpu) none of the packages that run them. A test may also import any
+// package below the commands, to check its package with the others.
 // Every package of the module has its layer here: a new one fails the
 // test until it is placed (and docs/architecture.md, which the test
 // compares with this order, says where).
